@@ -1,0 +1,30 @@
+"""Reference bots that play from a seat's view only.
+
+``choose_action(level, view, rng)`` is what the server calls for a bot seat (or a disconnected
+player's seat): it gets ``view_for(state, seat)`` and a seeded ``random.Random`` and returns one of
+``view["legal"]``, or None when the list is empty or only optional moves (catches) remain that the
+bot does not want.
+"""
+from __future__ import annotations
+
+import random
+
+from game.engine.bots.base import Action, Bot, View
+from game.engine.bots.heuristic import HeuristicBot
+from game.engine.bots.simple import LowestBot, RandomBot
+
+BOTS: dict[str, type[Bot]] = {
+    "random": RandomBot,
+    "lowest": LowestBot,
+    "heuristic": HeuristicBot,
+}
+
+_INSTANCES: dict[str, Bot] = {name: cls() for name, cls in BOTS.items()}
+
+
+def choose_action(level: str, view: View, rng: random.Random) -> Action | None:
+    """The action bot ``level`` takes in ``view``; raises KeyError for an unknown level."""
+    return _INSTANCES[level].choose(view, rng)
+
+
+__all__ = ["BOTS", "Bot", "HeuristicBot", "LowestBot", "RandomBot", "choose_action"]

@@ -1,0 +1,101 @@
+"""What every bot shares: the view-only interface and helpers to read the legal list.
+
+A bot is given exactly what a human at that seat could see (``view_for(state, seat)``) and a
+seeded ``random.Random``; it never receives the state, so it cannot peek at hidden cards, and it
+keeps no memory between calls, so a bot can take over a seat mid-game (a disconnected player) and
+be replayed deterministically from the event log.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from game.engine.bots.cards import beats, rank_of
+
+Action = dict[str, Any]
+View = dict[str, Any]
+
+PLAY_TYPES = ("attack", "defend", "transfer")
+
+
+class Bot:
+    """Base class: subclasses implement ``choose``; instances hold no per-game state."""
+
+    name = "base"
+
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        """Return one action of ``view["legal"]`` (or None when it is empty / nothing is wanted)."""
+        raise NotImplementedError
+
+
+def table_ranks(table: list[dict[str, Any]]) -> set[str]:
+    """Ranks present on the table, attacks and defences (000 §6: throw-ins may match either)."""
+    ranks = set()
+    for pair in table:
+        ranks.add(rank_of(pair["attack"]))
+        if pair.get("defense"):
+            ranks.add(rank_of(pair["defense"]))
+    return ranks
+
+
+def is_honest(action: Action, view: View) -> bool:
+    """Whether an action would be legal without cheating (cheater mode lists dishonest ones too)."""
+    kind = action["type"]
+    if kind == "defend":
+        return beats(action["target"], action["card"], view.get("trump"))
+    table = view.get("table") or []
+    if kind == "attack":
+        return not table or rank_of(action["card"]) in table_ranks(table)
+    if kind == "transfer":
+        if any(p.get("defense") for p in table):
+            return False
+        rank = rank_of(action["card"])
+        if any(rank_of(p["attack"]) != rank for p in table):
+            return False
+        rules = view.get("rules") or {}
+        if action["card"][-1] == view.get("trump") and not action.get("show"):
+            return bool(rules.get("transfer_with_trump", True))
+        return True
+    return True
+
+
+def honest_actions(legal: list[Action], view: View) -> list[Action]:
+    """The honest subset of ``legal`` (identical to ``legal`` outside cheater mode)."""
+    return [a for a in legal if is_honest(a, view)]
+
+
+def visible_cheats(view: View) -> set[str]:
+    """Cards on the table that are provably dishonest from the table alone.
+
+    A defence that does not beat its attack, or an attack after the first whose rank appears
+    nowhere else on the table (cards never leave the table within a round, so its rank was not
+    there when it was laid). Anything less certain is not accused: a false «Поймать!» costs a card.
+    """
+    trump = view.get("trump")
+    table = view.get("table") or []
+    cheats: set[str] = set()
+    rank_counts: dict[str, int] = {}
+    for pair in table:
+        for c in (pair["attack"], pair.get("defense")):
+            if c:
+                r = rank_of(c)
+                rank_counts[r] = rank_counts.get(r, 0) + 1
+    for i, pair in enumerate(table):
+        d = pair.get("defense")
+        if d and not beats(pair["attack"], d, trump):
+            cheats.add(d)
+        if i > 0 and rank_counts.get(rank_of(pair["attack"]), 0) <= 1:
+            cheats.add(pair["attack"])
+    return cheats
+
+
+def fallback(legal: list[Action]) -> Action | None:
+    """A harmless action when a bot has no preference: take, pass, else any non-resign, non-catch."""
+    for kind in ("take", "pass"):
+        for a in legal:
+            if a["type"] == kind:
+                return a
+    for a in legal:
+        if a["type"] not in ("resign", "catch"):
+            return a
+    return None

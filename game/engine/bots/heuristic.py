@@ -1,0 +1,177 @@
+"""The reference heuristic bot: the "habits" of rule page 002 turned into code.
+
+Saves trumps for defence, leads and throws in cheap cards, covers with the cheapest cards, transfers
+when it is cheaper than covering, takes a cheap table early rather than burn high trumps while the
+stock is deep, swaps the trump (менка) when allowed, plays honestly in cheater mode and catches
+what is provably dishonest on the table. It is stateless: everything comes from the view, so it
+can take over any seat at any moment and replay deterministically.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from game.engine.bots.base import (
+    Action,
+    Bot,
+    View,
+    fallback,
+    honest_actions,
+    visible_cheats,
+)
+from game.engine.bots.cards import RANK_INDEX, TRUMP_BONUS, rank_of, value
+
+# Tunables (chosen by self-play with ``python -m game.engine.bench``).
+HIGH_TRUMP = RANK_INDEX["Q"]  # trumps from here up are worth taking a cheap table to keep
+CHEAP_RANK = RANK_INDEX["10"]  # non-trumps up to here are thrown in freely while the stock lasts
+DEEP_STOCK = 6  # stock size above which taking a small table is cheap
+PAIR_BONUS = 3  # a lead card is worth this much cheaper per other card of its rank in hand
+
+
+def _cost(card: str, trump: str | None) -> int:
+    """How much a card is worth keeping: trumps far more than any plain card."""
+    v = RANK_INDEX[card[:-1]]
+    if card[-1] == trump:
+        return 2 * TRUMP_BONUS + 2 * v
+    return v
+
+
+class HeuristicBot(Bot):
+    """Rule-of-thumb player; see the module docstring."""
+
+    name = "heuristic"
+
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        legal = view.get("legal") or []
+        if not legal:
+            return None
+        catches = [a for a in legal if a["type"] == "catch"]
+        if catches:
+            cheats = visible_cheats(view)
+            for a in catches:
+                if a["card"] in cheats:
+                    return a
+        rest = [a for a in legal if a["type"] not in ("catch", "resign")]
+        if not rest:
+            return None
+        for a in rest:
+            if a["type"] == "swap_trump":
+                return a
+        honest = honest_actions(rest, view) or rest
+        kinds = {a["type"] for a in honest}
+        if kinds & {"defend", "transfer", "take"}:
+            choice = self._defend(view, honest)
+        else:
+            choice = self._attack(view, honest)
+        return choice or fallback(rest)
+
+    # -- defence ---------------------------------------------------------------------------
+
+    def _defend(self, view: View, legal: list[Action]) -> Action | None:
+        trump = view.get("trump")
+        stock = int(view.get("stock") or 0)
+        table = view.get("table") or []
+        defends: dict[str, list[str]] = {}
+        transfers: list[Action] = []
+        take: Action | None = None
+        for a in legal:
+            t = a["type"]
+            if t == "defend":
+                defends.setdefault(a["target"], []).append(a["card"])
+            elif t == "transfer":
+                transfers.append(a)
+            elif t == "take":
+                take = a
+        uncovered = [p["attack"] for p in table if not p.get("defense")]
+        plan = self._cover_plan(uncovered, defends, trump)
+        plan_cost = sum(_cost(c, trump) for _, c in plan) if plan is not None else None
+
+        if transfers:
+            shows = [a for a in transfers if a.get("show")]
+            if shows:  # «переводной 2»: transferring by showing a trump costs nothing
+                return shows[0]
+            best = min(transfers, key=lambda a: _cost(a["card"], trump))
+            tcost = _cost(best["card"], trump)
+            if plan_cost is None or tcost <= plan_cost or best["card"][-1] != trump:
+                return best
+
+        if plan is None:
+            return take
+        if take is not None and stock > DEEP_STOCK and self._take_cheaply(plan, table, trump):
+            return take
+        target, card = plan[0]
+        return {"type": "defend", "card": card, "target": target}
+
+    @staticmethod
+    def _cover_plan(
+        uncovered: list[str], defends: dict[str, list[str]], trump: str | None
+    ) -> list[tuple[str, str]] | None:
+        """Cheapest full cover, greedily: hardest attack first takes its cheapest beater."""
+        if not uncovered:
+            return None
+        used: set[str] = set()
+        plan: list[tuple[str, str]] = []
+        for att in sorted(uncovered, key=lambda c: -value(c, trump)):
+            options = [c for c in defends.get(att, ()) if c not in used]
+            if not options:
+                return None
+            card = min(options, key=lambda c: _cost(c, trump))
+            used.add(card)
+            plan.append((att, card))
+        return plan
+
+    @staticmethod
+    def _take_cheaply(plan: list[tuple[str, str]], table: list[dict[str, Any]], trump: str | None) -> bool:
+        """Take instead of covering when the cover burns a high trump (or two trumps) on a small,
+        low table while the stock is deep: 002 «Взять шесть карт в начале ... дешевле»."""
+        trumps = [c for _, c in plan if c[-1] == trump]
+        if not trumps:
+            return False
+        on_table = len(table) + sum(1 for p in table if p.get("defense"))
+        if on_table > 3:
+            return False
+        if any(p["attack"][-1] == trump for p in table):
+            return False  # a trump lead is worth covering: it costs the attacker a trump too
+        high = any(RANK_INDEX[c[:-1]] >= HIGH_TRUMP for c in trumps)
+        return high or len(trumps) >= 2
+
+    # -- attack / throw-in -----------------------------------------------------------------
+
+    def _attack(self, view: View, legal: list[Action]) -> Action | None:
+        trump = view.get("trump")
+        stock = int(view.get("stock") or 0)
+        table = view.get("table") or []
+        hand = view.get("hand") or []
+        attacks = [a for a in legal if a["type"] == "attack"]
+        passes = [a for a in legal if a["type"] == "pass"]
+        if not attacks:
+            return passes[0] if passes else None
+        if not table:
+            counts: dict[str, int] = {}
+            for c in hand:
+                if c[-1] != trump:
+                    counts[rank_of(c)] = counts.get(rank_of(c), 0) + 1
+
+            def lead_score(a: Action) -> tuple[int, str]:
+                c = a["card"]
+                s = _cost(c, trump)
+                if c[-1] != trump:
+                    s -= PAIR_BONUS * (counts.get(rank_of(c), 1) - 1)
+                return (s, c)
+
+            return min(attacks, key=lead_score)
+        # throw-in: dump cheap plain cards while the stock lasts; in the endgame every plain card
+        # that leaves the hand is a step towards going out.
+        endgame = stock == 0
+        worth = []
+        for a in attacks:
+            c = a["card"]
+            if c[-1] == trump:
+                if endgame and len(hand) == 1:
+                    worth.append(a)  # our last card: playing it gets us out
+                continue
+            if endgame or RANK_INDEX[c[:-1]] <= CHEAP_RANK:
+                worth.append(a)
+        if worth:
+            return min(worth, key=lambda a: (_cost(a["card"], trump), a["card"]))
+        return passes[0] if passes else min(attacks, key=lambda a: (_cost(a["card"], trump), a["card"]))
