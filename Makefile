@@ -1,0 +1,36 @@
+# Two commands do all set-up on a fresh machine (Python 3.11 + the OS):
+#   make run    the site on the embedded default (SQLite, in-memory channels, in-process timers) at :8000
+#   make test   the whole test suite (uses DATABASE_URL / REDIS_URL when set, as .ci/run does)
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint check messages bench clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+run: $(VENV)/.installed
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: $(VENV)/.installed
+	@scripts/ensure-chromium
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check .
+
+messages: $(VENV)/.installed
+	$(PY) manage.py compilemessages --ignore=.venv
+
+bench: $(VENV)/.installed
+	$(PY) -m game.engine.bench
+
+clean:
+	rm -rf $(VENV) staticfiles test-artifacts db.sqlite3 test-db.sqlite3

@@ -1,0 +1,1 @@
+"""Players: sign-up by nick, a private recovery key, bans."""

@@ -1,0 +1,54 @@
+"""The player account. Written only by accounts/services.py (and Django's createsuperuser)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class PlayerManager(BaseUserManager["Player"]):
+    def get_by_natural_key(self, nick: str) -> Player:
+        return self.get(nick__iexact=nick)
+
+    def create_user(self, nick: str, password: str | None = None, **extra) -> Player:
+        player = self.model(nick=nick, **extra)
+        player.set_password(password)  # None -> unusable until a recovery key is issued
+        player.save(using=self._db)
+        return player
+
+    def create_superuser(self, nick: str, password: str | None = None, **extra) -> Player:
+        extra.setdefault("is_staff", True)
+        extra.setdefault("is_superuser", True)
+        return self.create_user(nick, password, **extra)
+
+
+class Player(AbstractBaseUser, PermissionsMixin):
+    """A person. The recovery key is the password: only its hash is stored (Django hashers)."""
+
+    nick = models.CharField(_("nick"), max_length=20, unique=True)
+    is_staff = models.BooleanField(_("moderator"), default=False)
+    is_active = models.BooleanField(default=True)
+    date_joined = models.DateTimeField(default=timezone.now)
+    last_seen = models.DateTimeField(null=True, blank=True, db_index=True)
+    banned_at = models.DateTimeField(_("banned at"), null=True, blank=True)
+    ban_reason = models.CharField(_("ban reason"), max_length=300, blank=True)
+
+    objects = PlayerManager()
+
+    USERNAME_FIELD = "nick"
+    REQUIRED_FIELDS: list[str] = []
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [models.UniqueConstraint(Lower("nick"), name="player_nick_ci_unique")]
+
+    def __str__(self) -> str:
+        return self.nick
+
+    @property
+    def is_banned(self) -> bool:
+        return self.banned_at is not None

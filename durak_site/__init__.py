@@ -1,0 +1,5 @@
+"""Project package: settings, URLs, ASGI routing and the Celery app."""
+
+from .celery import app as celery_app
+
+__all__ = ("celery_app",)

@@ -1,0 +1,17 @@
+"""Top-level URLs; each app owns its own urls module."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from . import views
+
+urlpatterns = [
+    path("healthz", views.healthz, name="healthz"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),
+    path("tables/", include("lobby.urls")),
+    path("games/", include("game.urls")),
+    path("ratings/", include("ratings.urls")),
+    path("", views.home, name="home"),
+]

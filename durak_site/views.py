@@ -1,0 +1,41 @@
+"""Site-wide views: the home page and the health check."""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+
+log = logging.getLogger(__name__)
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")
+
+
+def healthz(request: HttpRequest) -> JsonResponse:
+    """Liveness for the PaaS: the database answers, and Redis too when it is configured."""
+    checks: dict[str, str] = {}
+    ok = True
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        checks["database"] = "ok"
+    except Exception as exc:  # any failure means unhealthy, whatever the driver raised
+        log.warning("healthz: database check failed: %s", exc)
+        checks["database"] = "error"
+        ok = False
+    if settings.REDIS_URL:
+        try:
+            import redis
+
+            redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2).ping()
+            checks["redis"] = "ok"
+        except Exception as exc:
+            log.warning("healthz: redis check failed: %s", exc)
+            checks["redis"] = "error"
+            ok = False
+    return JsonResponse({"status": "ok" if ok else "error", **checks}, status=200 if ok else 503)

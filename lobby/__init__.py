@@ -1,0 +1,1 @@
+"""Tables, seats, bots, rule settings, ready and countdown."""

@@ -1,0 +1,94 @@
+"""Tables and their seats. Written only by lobby/services.py."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("waiting")
+        COUNTDOWN = "countdown", _("starting")
+        PLAYING = "playing", _("playing")
+        REMATCH = "rematch", _("rematch offer")
+        CLOSED = "closed", _("closed")
+
+    class RulesSetter(models.TextChoices):
+        HOST = "host", _("the host")  # 004
+        LOWEST_SEAT = "lowest_seat", _("the human in the lowest seat")  # 000
+
+    class StartPolicy(models.TextChoices):
+        ALL_READY = "all_ready", _("when everyone is ready")  # 000, 004
+        FULL_CONNECTED = "full_connected", _("when all seats are filled and connected")  # 001
+
+    class DisconnectPolicy(models.TextChoices):
+        LOSE = "lose", _("loss after 30 s")  # 000
+        BOT = "bot", _("a bot plays after 15 + 60 s")  # 004
+
+    name = models.CharField(max_length=60, blank=True)
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="hosted_tables")
+    preset = models.CharField(max_length=30, blank=True)
+    rules = models.JSONField(default=dict)  # engine Rules keyword names (game.engine.Rules.to_dict())
+    seats_count = models.PositiveSmallIntegerField(default=4)
+    turn_seconds = models.PositiveSmallIntegerField(default=30)
+    disconnect_policy = models.CharField(max_length=10, choices=DisconnectPolicy.choices,
+                                         default=DisconnectPolicy.LOSE)
+    rules_setter = models.CharField(max_length=12, choices=RulesSetter.choices, default=RulesSetter.HOST)
+    start_policy = models.CharField(max_length=16, choices=StartPolicy.choices, default=StartPolicy.ALL_READY)
+    series_length = models.PositiveSmallIntegerField(default=1)  # 1 = single game; Quartet: 30 (003)
+    private = models.BooleanField(default=False)
+    invite_code = models.CharField(max_length=32, blank=True, db_index=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
+    countdown_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    rematch_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    notice = models.CharField(max_length=200, blank=True)  # last "everyone sees why" message
+    closed_reason = models.CharField(max_length=300, blank=True)
+    version = models.PositiveIntegerField(default=0)  # bumped on every waiting-room change
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(seats_count__gte=2, seats_count__lte=6), name="table_seats_2_6"),
+            models.CheckConstraint(condition=Q(turn_seconds__in=[30, 60, 90]), name="table_turn_seconds"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name or f"#{self.pk}"
+
+
+class Seat(models.Model):
+    """One chair. Either a human, a bot, or empty; never both (a DB constraint, not just views)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()  # 1..seats_count, clockwise
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="seats")
+    bot_level = models.CharField(max_length=20, blank=True)  # "", "random", "lowest", "heuristic"
+    ready = models.BooleanField(default=False)
+    connected = models.BooleanField(default=False)
+    last_seen = models.DateTimeField(null=True, blank=True)
+    inactive_deadline = models.DateTimeField(null=True, blank=True, db_index=True)  # waiting-room idle (001)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_unique_number"),
+            models.UniqueConstraint(fields=["table", "player"], condition=Q(player__isnull=False),
+                                    name="seat_one_per_player"),
+            models.CheckConstraint(condition=~(Q(player__isnull=False) & ~Q(bot_level="")),
+                                   name="seat_human_or_bot"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}:{self.number}"
+
+    @property
+    def is_free(self) -> bool:
+        return self.player_id is None and not self.bot_level

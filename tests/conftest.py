@@ -1,0 +1,98 @@
+"""Shared fixtures: fast hashing, a real daphne live server, and headless Chromium via Playwright."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings) -> None:
+    """Recovery keys are hashed with PBKDF2 in production; tests need not pay for it."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(scope="session")
+def asgi_live_server(django_db_setup, django_db_blocker) -> Iterator[str]:
+    """A real daphne process serving the full ASGI app (HTTP + WebSockets) on the test database.
+
+    Tests that use it must also use `transactional_db` so their rows are committed and visible.
+    """
+    from channels.testing.live import make_application, set_database_connection
+    from daphne.testing import DaphneProcess
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.db import connections
+
+    with django_db_blocker.unblock():
+        connections.close_all()
+    process = DaphneProcess(
+        "127.0.0.1",
+        partial(make_application, static_wrapper=ASGIStaticFilesHandler),
+        setup=set_database_connection,
+    )
+    process.start()
+    while not process.ready.wait(timeout=1):
+        if not process.is_alive():
+            raise RuntimeError("the daphne live server process died while starting")
+    try:
+        yield f"http://127.0.0.1:{process.port.value}"
+    finally:
+        process.terminate()
+        process.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright (browser downloads do not work here)."""
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError(f"{CHROMIUM} is missing: install Debian's chromium (make test / .ci/run do it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def screenshot_dir(request) -> Path:
+    """Where a test saves screenshots of key screens (kept as CI artefacts, looked at by people)."""
+    folder = ARTIFACTS / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def login_browser_context(browser, base_url: str, player, *, locale: str = "ru-RU", mobile: bool = False):
+    """A browser context already logged in as `player` (session cookie from Django's test client)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(player)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    options: dict = {"locale": locale, "base_url": base_url}
+    if mobile:
+        options.update(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                       has_touch=True)
+    else:
+        options.update(viewport={"width": 1280, "height": 860})
+    context = browser.new_context(**options)
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value,
+                          "url": base_url}])
+    return context
