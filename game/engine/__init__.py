@@ -1,4 +1,45 @@
-"""Durak rules engine: a pure, deterministic library (no Django, no I/O, no clock)."""
-from game.engine.rules import RULE_CHOICES, InvalidRules, Rules
+"""Durak rules engine: a pure, deterministic library (no Django, no I/O, no clock, no global
+random). See DESIGN.md "Engine contract (v1)".
 
-__all__ = ["RULE_CHOICES", "InvalidRules", "Rules"]
+Typical use::
+
+    state = new_game(Rules(variant="perevodnoy"), players=4, seed=7)
+    legal_actions(state, seat)              # list of action dicts
+    state = apply_action(state, seat, {"type": "attack", "card": "7C"})
+    view_for(state, seat)                   # JSON-ready, redacted
+"""
+from game.engine.actions import apply_action, legal_actions
+from game.engine.cards import CARD_RE, CARD_STR, card_rank, card_suit, deck_cards, parse_card
+from game.engine.cheater import end_check
+from game.engine.deal import new_game
+from game.engine.errors import IllegalAction
+from game.engine.flow import MAX_MOVES, STALL_ROUNDS
+from game.engine.rules import RULE_CHOICES, InvalidRules, Rules
+from game.engine.state import GameState
+from game.engine.timeouts import resign, set_bot_seats, timeout_action
+from game.engine.views import view_for, whose_turn
+
+__all__ = [
+    "CARD_RE",
+    "CARD_STR",
+    "MAX_MOVES",
+    "RULE_CHOICES",
+    "STALL_ROUNDS",
+    "GameState",
+    "IllegalAction",
+    "InvalidRules",
+    "Rules",
+    "apply_action",
+    "card_rank",
+    "card_suit",
+    "deck_cards",
+    "end_check",
+    "legal_actions",
+    "new_game",
+    "parse_card",
+    "resign",
+    "set_bot_seats",
+    "timeout_action",
+    "view_for",
+    "whose_turn",
+]

@@ -1,0 +1,358 @@
+"""apply_action and legal_actions: the two halves of the move contract, kept in one module so
+that what legal_actions lists is exactly what apply_action accepts."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from game.engine.cards import BEATERS, BIT, CARD_STR, LOWEST_RANK, RANK_OF, SUIT_MASK
+from game.engine.checks import (
+    card_field,
+    honest_transfer_cards,
+    own_card,
+    show_cards,
+    transfer_problem,
+)
+from game.engine.cheater import catch, catch_targets
+from game.engine.errors import IllegalAction
+from game.engine.flow import (
+    MAX_MOVES,
+    can_add,
+    has_right,
+    resign_result,
+    round_cap,
+    set_result,
+    settle,
+    starter_open,
+    throw_cards,
+)
+from game.engine.seats import is_active, thrower_mask
+from game.engine.state import GameState
+
+RESIGN_REASONS = ("resign", "timeout")
+
+
+# ---------------------------------------------------------------- apply
+
+def apply_action(state: GameState, seat: int, action: Any) -> GameState:
+    """Apply ``action`` (JSON dict) by ``seat`` (1-based) and return a NEW state; the input is
+    never changed. Anything wrong raises IllegalAction(code, message), never another type."""
+    try:
+        return _apply(state, seat, action)
+    except IllegalAction:
+        raise
+    except Exception as e:  # defensive: the contract is "only IllegalAction"
+        raise IllegalAction("internal_error", f"engine error: {e!r}") from e
+
+
+def check_seat(state: Any, seat: Any) -> int:
+    """0-based seat index or IllegalAction."""
+    if not isinstance(state, GameState):
+        raise IllegalAction("bad_state", "not a GameState")
+    if type(seat) is not int or not 1 <= seat <= state.n:
+        raise IllegalAction("no_such_seat", f"no seat {str(seat)[:20]!r} at this table")
+    return seat - 1
+
+
+def _apply(state: GameState, seat: Any, action: Any) -> GameState:
+    i = check_seat(state, seat)
+    if not isinstance(action, dict):
+        raise IllegalAction("bad_action", "an action must be a JSON object with a 'type'")
+    t = action.get("type")
+    handler = _HANDLERS.get(t) if type(t) is str else None
+    if handler is None:
+        raise IllegalAction("unknown_action", f"unknown action type {str(t)[:20]!r}")
+    if state.phase == "over":
+        raise IllegalAction("game_over", "the game is over")
+    if t == "resign":
+        reason = action.get("reason", "resign")
+        if type(reason) is not str or reason not in RESIGN_REASONS:
+            raise IllegalAction("bad_action", "reason must be 'resign' or 'timeout'")
+        return do_resign(state, i, reason)
+    if state.phase == "check" and t != "catch":
+        raise IllegalAction("check_phase", "the round is being checked: only catches are allowed")
+    if not is_active(state, i):
+        raise IllegalAction("player_out", "you have finished this game")
+    s = state.copy()
+    handler(s, i, action)
+    s.moves += 1
+    if s.phase != "over" and s.moves >= MAX_MOVES:
+        set_result(s, None, [], [], True, "cap")
+    return s
+
+
+def do_resign(state: GameState, i: int, reason: str) -> GameState:
+    """Leaving = loss (000 §11); an each-for-himself player who is already out has nothing to
+    lose."""
+    if state.phase == "over":
+        raise IllegalAction("game_over", "the game is over")
+    if not state.pairs and not is_active(state, i):
+        raise IllegalAction("player_out", "you have already finished this game")
+    s = state.copy()
+    resign_result(s, i, reason)
+    s.last = {"seat": i + 1, "type": "resign", "reason": reason}
+    s.moves += 1
+    return s
+
+
+def _place_attack(s: GameState, i: int, c: int, honest: bool) -> None:
+    k = len(s.atk)
+    s.atk.append(c)
+    s.dfn.append(-1)
+    s.atk_by.append(i)
+    s.hands[i] &= ~BIT[c]
+    s.rmask |= RANK_OF[c]
+    if not honest:
+        s.cheats |= 1 << k
+
+
+def _attack(s: GameState, i: int, a: dict) -> None:
+    if not s.atk:  # leading a round: any card (000 §6)
+        if i != s.starter:
+            raise IllegalAction("not_your_turn", f"seat {s.starter + 1} leads this round")
+        c = own_card(s, i, a)
+        _place_attack(s, i, c, True)
+    else:
+        if i == s.defender:
+            raise IllegalAction("not_your_turn", "the defender cannot throw in")
+        if not thrower_mask(s) >> i & 1:
+            raise IllegalAction("not_your_turn", "you may not throw in to your partner")
+        if s.rules.throw_in == "starter_first":
+            if s.passed >> i & 1:
+                raise IllegalAction("already_passed", "you already passed this round")
+            if i != s.starter and starter_open(s):
+                raise IllegalAction(
+                    "not_your_turn", f"seat {s.starter + 1} throws in first (000 §7)"
+                )
+        c = own_card(s, i, a)
+        if not can_add(s):
+            raise IllegalAction("limit_reached", "no more cards may be thrown in this round")
+        honest = bool(s.rmask & RANK_OF[c])
+        if not honest and not s.rules.cheater:
+            raise IllegalAction("rank_not_on_table", "you may only throw in ranks on the table")
+        _place_attack(s, i, c, honest)
+        if s.rules.throw_in == "anyone":
+            s.passed = 0  # 004: a new card resets the passes
+    s.last = {"seat": i + 1, "type": "attack", "card": CARD_STR[c]}
+    settle(s)
+
+
+def _defend(s: GameState, i: int, a: dict) -> None:
+    if i != s.defender or not s.atk:
+        raise IllegalAction("not_your_turn", "you are not defending")
+    if s.took:
+        raise IllegalAction("already_took", "you already said «Беру»")
+    c = card_field(a)
+    t = card_field(a, "target", "bad_target")
+    k = -1
+    for j, x in enumerate(s.atk):
+        if x == t:
+            k = j
+            break
+    if k < 0 or s.dfn[k] >= 0:
+        raise IllegalAction("bad_target", "target must be an unbeaten attack card on the table")
+    if not s.hands[i] & BIT[c]:
+        raise IllegalAction("card_not_in_hand", "you do not hold that card")
+    beats = bool(BEATERS[s.trump][t] & BIT[c])
+    if not beats and not s.rules.cheater:
+        raise IllegalAction("does_not_beat", f"{CARD_STR[c]} does not beat {CARD_STR[t]}")
+    s.dfn[k] = c
+    s.hands[i] &= ~BIT[c]
+    s.rmask |= RANK_OF[c]
+    if not beats:
+        s.cheats |= 1 << (16 + k)
+    if s.rules.throw_in == "anyone":
+        s.passed = 0
+    s.last = {"seat": i + 1, "type": "defend", "card": CARD_STR[c], "target": CARD_STR[t]}
+    settle(s)
+
+
+def _transfer(s: GameState, i: int, a: dict) -> None:
+    show = a.get("show", False)
+    if type(show) is not bool:
+        raise IllegalAction("bad_action", "'show' must be true or false")
+    code, nd = transfer_problem(s, i, 0 if show else 1)
+    if code is not None:
+        raise IllegalAction(code, nd)
+    c = own_card(s, i, a)
+    if show:
+        if not s.rules.transfer_by_showing_trump:
+            raise IllegalAction("transfer_not_allowed", "transfer by showing a trump is off")
+        if s.shown >> i & 1:
+            raise IllegalAction("transfer_not_allowed", "you already showed a trump this round")
+        if not show_cards(s, i) & BIT[c]:
+            raise IllegalAction("rank_mismatch", "show a trump of the rank on the table")
+        s.shown |= 1 << i
+    else:
+        honest = bool(honest_transfer_cards(s, i) & BIT[c])
+        if not honest and not s.rules.cheater:
+            if s.rmask != RANK_OF[c]:
+                raise IllegalAction("rank_mismatch", "transfer with a card of the attack's rank")
+            raise IllegalAction("transfer_not_allowed", "no transfer with a trump at this table")
+        _place_attack(s, i, c, honest)
+    s.defender = nd
+    s.starter = i  # 000 §8: the transferrer throws in first
+    s.passed = 0
+    s.limit = min(round_cap(s), s.hands[nd].bit_count())
+    s.last = {"seat": i + 1, "type": "transfer", "card": CARD_STR[c], "to": nd + 1}
+    if show:
+        s.last["show"] = True
+    settle(s)
+
+
+def _take(s: GameState, i: int, a: dict) -> None:
+    if i != s.defender or not s.atk:
+        raise IllegalAction("not_your_turn", "you are not defending")
+    if s.took:
+        raise IllegalAction("already_took", "you already said «Беру»")
+    if -1 not in s.dfn:
+        raise IllegalAction("nothing_to_take", "every card is beaten")
+    s.took = True
+    s.last = {"seat": i + 1, "type": "take"}
+    settle(s)
+
+
+def _pass(s: GameState, i: int, a: dict) -> None:
+    if not s.atk:
+        raise IllegalAction("not_your_turn", "lead a card: the table is empty")
+    if i == s.defender:
+        raise IllegalAction("not_your_turn", "the defender cannot pass; defend or take")
+    if not thrower_mask(s) >> i & 1:
+        raise IllegalAction("not_your_turn", "you do not throw in this round")
+    if s.passed >> i & 1:
+        raise IllegalAction("already_passed", "you already passed")
+    if not has_right(s, i):
+        raise IllegalAction("not_your_turn", f"seat {s.starter + 1} throws in first (000 §7)")
+    if not throw_cards(s, i):
+        raise IllegalAction("not_your_turn", "you have nothing to throw in")
+    s.passed |= 1 << i
+    s.last = {"seat": i + 1, "type": "pass"}
+    settle(s)
+
+
+def swap_card(s: GameState) -> int:
+    """The lowest trump of the deck (6 in 36, 9 in 24, 2 in 52), the card that may be swapped."""
+    return LOWEST_RANK[s.rules.deck_size] * 4 + s.trump
+
+
+def swap_allowed(s: GameState, i: int) -> bool:
+    """Менка (002): holder of the lowest trump, at a round start, face-up trump still under the
+    stock, once per game, by the trump_swap setting."""
+    who = s.rules.trump_swap
+    if who == "nobody" or s.swap_used or s.atk or s.phase != "play" or len(s.stock) < 2:
+        return False
+    if who == "humans" and s.bots >> i & 1:
+        return False
+    if who == "bots" and not s.bots >> i & 1:
+        return False
+    return bool(s.hands[i] & BIT[swap_card(s)])
+
+
+def _swap_trump(s: GameState, i: int, a: dict) -> None:
+    c = own_card(s, i, a)
+    if c != swap_card(s) or not swap_allowed(s, i):
+        raise IllegalAction("swap_not_allowed", "you may not swap the trump now")
+    up = s.trump_card
+    s.hands[i] = (s.hands[i] & ~BIT[c]) | BIT[up]
+    s.stock = s.stock[:-1] + (c,)
+    s.trump_card = c
+    s.swap_used = True
+    s.last = {"seat": i + 1, "type": "swap_trump", "card": CARD_STR[c], "took": CARD_STR[up]}
+    settle(s)
+
+
+_HANDLERS: dict[str, Callable[[GameState, int, dict], None]] = {
+    "attack": _attack,
+    "defend": _defend,
+    "transfer": _transfer,
+    "take": _take,
+    "pass": _pass,
+    "swap_trump": _swap_trump,
+    "catch": catch,
+    "resign": _take,  # never dispatched: _apply handles resign before the phase checks
+}
+
+
+# ---------------------------------------------------------------- legal
+
+def legal_actions(state: GameState, seat: Any) -> list[dict]:
+    """Every action ``seat`` may take now, one dict per concrete move, in the action JSON form;
+    [] for a seat with nothing to do (or not at the table). Resign is always possible and is not
+    listed."""
+    if not isinstance(state, GameState) or type(seat) is not int or not 1 <= seat <= state.n:
+        return []
+    s = state
+    i = seat - 1
+    if s.phase == "over" or s.out_mask >> i & 1:
+        return []
+    res: list[dict] = []
+    if s.phase == "check":
+        _add_catches(s, i, res)
+        return res
+    hand = s.hands[i]
+    if not s.atk:
+        if i == s.starter:
+            m = hand
+            while m:
+                low = m & -m
+                res.append({"type": "attack", "card": CARD_STR[low.bit_length() - 1]})
+                m ^= low
+        if swap_allowed(s, i):
+            res.append({"type": "swap_trump", "card": CARD_STR[swap_card(s)]})
+        return res
+    if i == s.defender:
+        if not s.took and -1 in s.dfn:
+            _defender_moves(s, i, hand, res)
+            res.append({"type": "take"})
+    else:
+        elig = thrower_mask(s)
+        if elig >> i & 1 and has_right(s, i, elig):
+            m = throw_cards(s, i)
+            if m:
+                while m:
+                    low = m & -m
+                    res.append({"type": "attack", "card": CARD_STR[low.bit_length() - 1]})
+                    m ^= low
+                if not s.passed >> i & 1:
+                    res.append({"type": "pass"})
+    if s.rules.cheater:
+        _add_catches(s, i, res)
+    return res
+
+
+def _defender_moves(s: GameState, i: int, hand: int, res: list[dict]) -> None:
+    cheater = s.rules.cheater
+    beaters = BEATERS[s.trump]
+    for k, t in enumerate(s.atk):
+        if s.dfn[k] >= 0:
+            continue
+        m = hand if cheater else hand & beaters[t]
+        ts = CARD_STR[t]
+        while m:
+            low = m & -m
+            res.append({"type": "defend", "card": CARD_STR[low.bit_length() - 1], "target": ts})
+            m ^= low
+    if s.rules.variant != "perevodnoy":
+        return
+    code, _ = transfer_problem(s, i, 1)
+    if code is None:
+        m = hand if cheater else honest_transfer_cards(s, i)
+        while m:
+            low = m & -m
+            res.append({"type": "transfer", "card": CARD_STR[low.bit_length() - 1]})
+            m ^= low
+    m = show_cards(s, i)
+    if m and transfer_problem(s, i, 0)[0] is None:
+        while m:
+            low = m & -m
+            res.append({"type": "transfer", "card": CARD_STR[low.bit_length() - 1], "show": True})
+            m ^= low
+
+
+def _add_catches(s: GameState, i: int, res: list[dict]) -> None:
+    for c in catch_targets(s, i):
+        res.append({"type": "catch", "card": CARD_STR[c]})
+
+
+def trump_mask(s: GameState) -> int:
+    return SUIT_MASK[s.trump]

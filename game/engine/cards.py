@@ -1,0 +1,97 @@
+"""Card codes, masks and precomputed tables.
+
+A card is an int ``rank * 4 + suit`` (rank 0..12 for 2..A, suit 0..3 for S H D C), so the lowest
+set bit of a hand bitmask is its lowest card (by rank, then suit S<H<D<C). Hands, the discard and
+rank sets are int bitmasks; the string form ("10H") is only used at the JSON edges.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS: str = "SHDC"
+
+CARD_STR: tuple[str, ...] = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(52))
+CARD_CODE: dict[str, int] = {s: c for c, s in enumerate(CARD_STR)}
+CARD_RE = re.compile(r"^(10|[2-9JQKA])([SHDC])$")
+
+BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
+SUIT_MASK: tuple[int, ...] = tuple(sum(1 << (r * 4 + s) for r in range(13)) for s in range(4))
+RANK_MASK: tuple[int, ...] = tuple(0xF << (r * 4) for r in range(13))
+# RANK_OF[c]: mask of the four cards of c's rank (for table rank sets)
+RANK_OF: tuple[int, ...] = tuple(RANK_MASK[c >> 2] for c in range(52))
+
+LOWEST_RANK: dict[int, int] = {24: 7, 36: 4, 52: 0}  # 9, 6, 2
+DECK_MASK: dict[int, int] = {
+    size: sum(1 << c for c in range(low * 4, 52)) for size, low in LOWEST_RANK.items()
+}
+
+
+def _beaters(trump: int, c: int) -> int:
+    """Mask of the cards that beat ``c`` (000 §6): higher same suit, or any trump on a non-trump."""
+    suit, rank = c & 3, c >> 2
+    m = 0
+    for x in range(52):
+        xs, xr = x & 3, x >> 2
+        if (xs == suit and xr > rank) or (xs == trump and suit != trump):
+            m |= 1 << x
+    return m
+
+
+BEATERS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_beaters(t, c) for c in range(52)) for t in range(4)
+)
+
+
+def bits(mask: int) -> Iterator[int]:
+    """Card codes of ``mask`` in ascending order."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def lowest(mask: int) -> int:
+    """Lowest card code of a non-empty mask."""
+    return (mask & -mask).bit_length() - 1
+
+
+def to_strs(mask: int) -> list[str]:
+    """Mask → sorted card strings."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(CARD_STR[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+def from_strs(cards: list[str]) -> int:
+    """Card strings → mask (raises KeyError on a bad card)."""
+    m = 0
+    for s in cards:
+        m |= 1 << CARD_CODE[s]
+    return m
+
+
+def parse_card(value: object) -> int | None:
+    """Card string → code, or None for anything that is not a card string."""
+    if type(value) is not str:
+        return None
+    return CARD_CODE.get(value)
+
+
+def card_rank(card: str) -> str:
+    """Rank part of a card string ("10H" → "10")."""
+    return card[:-1]
+
+
+def card_suit(card: str) -> str:
+    """Suit letter of a card string ("10H" → "H")."""
+    return card[-1]
+
+
+def deck_cards(deck_size: int) -> list[str]:
+    """All card strings of a deck, lowest first."""
+    return to_strs(DECK_MASK[deck_size])

@@ -1,0 +1,308 @@
+"""Round flow: who may throw in, when a round closes, refill, going out, the result.
+
+All functions here mutate the fresh copy that apply_action works on.
+"""
+from __future__ import annotations
+
+from game.engine.cards import BIT
+from game.engine.seats import (
+    is_active,
+    next_active,
+    next_opponent,
+    partner,
+    team_of,
+    thrower_mask,
+)
+from game.engine.state import GameState
+
+MAX_MOVES = 5000     # hard cap on actions in one game (bot games can never loop)
+STALL_ROUNDS = 100   # rounds without the discard growing or anyone going out → draw
+
+
+def round_cap(s: GameState) -> int:
+    """The attack-card cap of this round before the defender's hand: first_round_limit in round 1,
+    round_limit after (None = «больше шести», 002)."""
+    r = s.rules
+    if s.round == 1:
+        cap = r.first_round_limit
+        if r.round_limit is not None:
+            cap = min(cap, r.round_limit)
+        return cap
+    return r.round_limit if r.round_limit is not None else 99
+
+
+def can_add(s: GameState) -> bool:
+    """May one more attack card go on the table? (000 §6, 001: ≤ limit and unbeaten ≤ hand)."""
+    return len(s.atk) < s.limit and s.dfn.count(-1) < s.hands[s.defender].bit_count()
+
+
+def throw_cards(s: GameState, i: int) -> int:
+    """Mask of cards seat i could throw in now (ignoring whose right it is); cheater mode: any."""
+    if not can_add(s):
+        return 0
+    if s.rules.cheater:
+        return s.hands[i]
+    return s.hands[i] & s.rmask
+
+
+def starter_open(s: GameState) -> bool:
+    """starter_first: the starter still holds the right (not passed and has something)."""
+    st = s.starter
+    return (
+        bool(thrower_mask(s) >> st & 1)
+        and not (s.passed >> st & 1)
+        and throw_cards(s, st) != 0
+    )
+
+
+def has_right(s: GameState, i: int, elig: int | None = None) -> bool:
+    """May seat i throw in now (table not empty)? starter_first (000 §7): the starter, then the
+    others once he passed or has nothing; a pass is final. anyone (004): any eligible seat, a pass
+    does not stop a later throw."""
+    if elig is None:
+        elig = thrower_mask(s)
+    if not (elig >> i & 1):
+        return False
+    if s.rules.throw_in == "anyone":
+        return True
+    if s.passed >> i & 1:
+        return False
+    return i == s.starter or not starter_open(s)
+
+
+def open_throwers(s: GameState) -> tuple[int, ...]:
+    """Seats whose throw-in (or pass) is awaited: with the right, not passed, something to throw."""
+    if not can_add(s):
+        return ()
+    elig = thrower_mask(s) & ~s.passed
+    if not elig:
+        return ()
+    cheater = s.rules.cheater
+    rmask = s.rmask
+    hands = s.hands
+    if s.rules.throw_in == "starter_first":
+        st = s.starter
+        if elig >> st & 1 and (hands[st] if cheater else hands[st] & rmask):
+            return (st,)
+        elig &= ~(1 << st)
+    res = []
+    for j in range(s.n):
+        if elig >> j & 1 and (hands[j] if cheater else hands[j] & rmask):
+            res.append(j)
+    return tuple(res)
+
+
+def settle(s: GameState) -> None:
+    """After an action: close the round if nobody can or will act, else cache who is awaited."""
+    if s.phase != "play":
+        s.awaiting = ()
+        return
+    if not s.atk:
+        s.awaiting = (s.starter,)
+        return
+    unbeaten = -1 in s.dfn
+    if unbeaten and not s.took:
+        s.awaiting = (s.defender,)
+        return
+    if not s.took and s.rules.auto_bito:  # 004: the round ends as soon as all are beaten
+        _close(s, "bito")
+        return
+    ot = open_throwers(s)
+    if ot:
+        s.awaiting = ot
+        return
+    _close(s, "take" if s.took else "bito")
+
+
+def _close(s: GameState, how: str) -> None:
+    """Close the round, or (cheater mode, 000 §12) open the 4-second check phase first."""
+    if s.rules.cheater:
+        s.phase = "check"
+        s.pending = how
+        s.awaiting = ()
+    else:
+        finish_round(s, how)
+
+
+def table_mask(s: GameState) -> int:
+    m = 0
+    for c in s.atk:
+        m |= BIT[c]
+    for c in s.dfn:
+        if c >= 0:
+            m |= BIT[c]
+    return m
+
+
+def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
+    """Move the table (bito: discard; take: defender; caught: the cheater), refill (000 §9), mark
+    players out (000 §10), decide the game or set up the next round."""
+    d = s.defender
+    cards = table_mask(s)
+    if how == "bito":
+        s.discard |= cards
+        s.gone |= cards
+        after = "bito"
+    elif how == "take":
+        s.hands[d] |= cards
+        after = "take"
+    else:  # "caught" (000 §12): the cheater takes everything
+        s.hands[cheater] |= cards
+        after = "take" if cheater == d else "bito"
+    s.atk = []
+    s.dfn = []
+    s.atk_by = []
+    s.cheats = 0
+    s.rmask = 0
+    s.pending = None
+    s.last = dict(s.last or {}, closed=how)
+
+    order = refill_order(s)
+    stock = s.stock
+    if s.rules.refill and stock:
+        hands = s.hands
+        for i in order:
+            need = 6 - hands[i].bit_count()
+            if need > 0 and stock:
+                for c in stock[:need]:
+                    hands[i] |= BIT[c]
+                stock = stock[need:]
+        s.stock = stock
+    went_out = False
+    if not s.rules.refill or not s.stock:
+        newly = [i for i in order if not s.hands[i]]
+        if newly:
+            went_out = True
+            s.out = s.out + newly
+            for i in newly:
+                s.out_mask |= 1 << i
+
+    # progress bookkeeping for the hard cap
+    dc = s.discard.bit_count()
+    if dc > s.best or went_out:
+        s.best = max(s.best, dc)
+        s.stall = 0
+    else:
+        s.stall += 1
+
+    if _decide(s, d):
+        return
+    if s.stall >= STALL_ROUNDS:
+        set_result(s, None, [], [], True, "cap")
+        return
+    _next_round(s, after, d)
+
+
+def refill_order(s: GameState) -> list[int]:
+    """Leader first, then the others clockwise, the defender last (000 §9); active seats only."""
+    d = s.defender
+    n = s.n
+    order = []
+    for k in range(n):
+        j = (s.leader + k) % n
+        if j != d and is_active(s, j):
+            order.append(j)
+    if is_active(s, d):
+        order.append(d)
+    return order
+
+
+def _decide(s: GameState, last_defender: int) -> bool:
+    """Set the result if the game is over (000 §10, 001, 003). True if it ended."""
+    n = s.n
+    if s.pairs:
+        team_out = [
+            all(s.out_mask >> j & 1 for j in (t, t + 2)) for t in (0, 1)
+        ]
+        if not (team_out[0] or team_out[1]):
+            return False
+        if team_out[0] and team_out[1]:
+            if s.rules.draw:
+                set_result(s, None, [], [], True, "normal")
+            else:  # 001: the last defender's pair loses
+                lose = last_defender % 2
+                set_result(s, None, [lose + 1, lose + 3], [2 - lose, 4 - lose], False, "normal")
+            return True
+        win = 0 if team_out[0] else 1
+        lose = 1 - win
+        set_result(s, None, [lose + 1, lose + 3], [win + 1, win + 3], False, "normal")
+        return True
+    active = [j for j in range(n) if is_active(s, j)]
+    if len(active) > 1:
+        return False
+    if len(active) == 1:
+        loser = active[0]
+    elif s.rules.draw:
+        set_result(s, None, [], [], True, "normal")
+        return True
+    else:  # 001: all emptied at once → the last defender loses
+        loser = last_defender
+    set_result(
+        s, loser + 1, [loser + 1], [j + 1 for j in range(n) if j != loser], False, "normal"
+    )
+    return True
+
+
+def set_result(
+    s: GameState,
+    loser: int | None,
+    losers: list[int],
+    winners: list[int],
+    draw: bool,
+    reason: str,
+) -> None:
+    """End the game (seats are 1-based here)."""
+    s.result = {
+        "loser": loser,
+        "losers": sorted(losers),
+        "winners": sorted(winners),
+        "draw": draw,
+        "reason": reason,
+    }
+    s.phase = "over"
+    s.pending = None
+    s.awaiting = ()
+    s.atk = []
+    s.dfn = []
+    s.atk_by = []
+    s.cheats = 0
+    s.rmask = 0
+    s.took = False
+    s.passed = 0
+
+
+def resign_result(s: GameState, i: int, reason: str) -> None:
+    """Leaving = loss, the game ends at once; in pairs the pair loses (000 §11, 001)."""
+    losers = [j + 1 for j in team_of(s, i)]
+    winners = [j + 1 for j in range(s.n) if j + 1 not in losers]
+    set_result(s, i + 1, losers, winners, False, reason)
+
+
+def _next_round(s: GameState, after: str, d: int) -> None:
+    """Who leads next (000 §9, 003, 004) and the new round's limit (001)."""
+    if after == "bito":
+        if is_active(s, d):
+            lead = d
+        elif s.pairs and is_active(s, partner(s, d)):
+            lead = partner(s, d)  # 003: the lone partner plays for both
+        else:
+            lead = next_active(s, d)
+    else:
+        lead = next_opponent(s, d) if s.pairs else next_active(s, d)
+    s.round += 1
+    start_round(s, lead)
+
+
+def start_round(s: GameState, lead: int) -> None:
+    """Reset the per-round fields for a round led by ``lead``."""
+    s.leader = lead
+    s.starter = lead
+    s.defender = next_opponent(s, lead)
+    s.took = False
+    s.passed = 0
+    s.shown = 0
+    s.banned = 0
+    s.phase = "play"
+    s.pending = None
+    s.limit = min(round_cap(s), s.hands[s.defender].bit_count())
+    s.awaiting = (lead,)

@@ -1,0 +1,62 @@
+"""Seat geometry: who is active, partners, the next opponent clockwise (000 §3, §5; 003)."""
+from __future__ import annotations
+
+from game.engine.state import GameState
+
+
+def is_active(s: GameState, i: int) -> bool:
+    """Still in the game (not out)."""
+    return not (s.out_mask >> i & 1)
+
+
+def partner(s: GameState, i: int) -> int:
+    """Partner seat index in pairs (1&3, 2&4), else -1."""
+    return (i + 2) % 4 if s.pairs else -1
+
+
+def same_team(s: GameState, i: int, j: int) -> bool:
+    return i == j or (s.pairs and (i - j) % 2 == 0)
+
+
+def next_active(s: GameState, i: int) -> int:
+    """Next active seat clockwise after i (not i itself), or -1."""
+    n = s.n
+    for k in range(1, n):
+        j = (i + k) % n
+        if not (s.out_mask >> j & 1):
+            return j
+    return -1
+
+
+def next_opponent(s: GameState, i: int) -> int:
+    """Next active opponent clockwise after i: pairs skip the partner, finished players are
+    skipped (000 §3, §5); -1 if none."""
+    n = s.n
+    pairs = s.pairs
+    for k in range(1, n):
+        j = (i + k) % n
+        if s.out_mask >> j & 1:
+            continue
+        if pairs and k % 2 == 0:
+            continue
+        return j
+    return -1
+
+
+def thrower_mask(s: GameState) -> int:
+    """Seats that may throw in this round: everyone active but the defender; in pairs only the
+    defender's opponents (000 §7)."""
+    d = s.defender
+    m = 0
+    for j in range(s.n):
+        if j == d or s.out_mask >> j & 1:
+            continue
+        if s.pairs and (j - d) % 2 == 0:
+            continue
+        m |= 1 << j
+    return m
+
+
+def team_of(s: GameState, i: int) -> list[int]:
+    """Seat indexes of i's side (himself, plus the partner in pairs)."""
+    return [i, (i + 2) % 4] if s.pairs else [i]

@@ -1,0 +1,243 @@
+"""The full game state: a slotted object that apply_action copies cheaply.
+
+Seats are stored 0-based inside (``seat - 1``); cards are int codes, hands and piles int bitmasks.
+Nothing here is secret-safe: the state never leaves the server, views are made by views.py.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from game.engine.cards import CARD_CODE, CARD_STR, RANK_OF, SUITS, from_strs, to_strs
+from game.engine.rules import Rules
+
+STATE_FORMAT = 1
+
+
+def _seats(mask: int) -> list[int]:
+    """Bitmask of 0-based seats → sorted 1-based seat list."""
+    return [i + 1 for i in range(mask.bit_length()) if mask >> i & 1]
+
+
+def _mask(seats: list[int]) -> int:
+    m = 0
+    for s in seats:
+        m |= 1 << (s - 1)
+    return m
+
+
+class GameState:
+    """One Durak game. Treat as immutable from the outside: engine functions return new states."""
+
+    __slots__ = (
+        "rules", "n", "pairs", "hands", "stock", "trump", "trump_card", "discard", "gone",
+        "atk", "dfn", "atk_by", "cheats", "rmask", "leader", "starter", "defender", "took",
+        "passed", "limit", "round", "phase", "pending", "out", "out_mask", "result",
+        "swap_used", "shown", "banned", "bots", "seed", "rng_n", "moves", "last", "stall",
+        "best", "dealer", "awaiting",
+    )
+
+    rules: Rules
+    n: int                  # players
+    pairs: bool
+    hands: list[int]        # bitmask per seat index
+    stock: tuple[int, ...]  # draw order; stock[-1] is the face-up trump while the stock lasts
+    trump: int              # suit 0..3
+    trump_card: int         # the face-up card (code)
+    discard: int            # bitmask (the bito pile)
+    gone: int               # every card ever seen going to the discard (public memory)
+    atk: list[int]          # attack cards in table order
+    dfn: list[int]          # defence per attack slot, -1 = unbeaten
+    atk_by: list[int]       # seat index that laid each attack card
+    cheats: int             # cheater mode: bit i = attack slot i dishonest, bit 16+i = defence
+    rmask: int              # union of RANK_MASK of all table cards (throw-in ranks)
+    leader: int             # who opened this round (refill starts with him)
+    starter: int            # who throws in first (the leader, or the last transferrer)
+    defender: int
+    took: bool              # defender said «Беру»
+    passed: int             # seats (bitmask) that passed this round
+    limit: int              # max attack cards this round
+    round: int              # 1-based
+    phase: str              # "play" | "check" | "over"
+    pending: str | None     # in the check phase: how the round will close ("bito" | "take")
+    out: list[int]          # seat indexes that finished, in order
+    out_mask: int
+    result: dict[str, Any] | None
+    swap_used: bool
+    shown: int              # seats that transferred by showing a trump this round
+    banned: int             # seats that falsely accused this round (may not catch again)
+    bots: int               # bot seats (bitmask)
+    seed: int | str
+    rng_n: int              # how many random draws were made (RNG = Random(f"{seed}:{rng_n}"))
+    moves: int              # actions applied (monotonic)
+    last: dict[str, Any] | None
+    stall: int              # rounds closed since the discard last grew or someone went out
+    best: int               # largest discard size seen
+    dealer: int
+    awaiting: tuple[int, ...]  # seat indexes whose action is awaited (cached by flow.settle)
+
+    def copy(self) -> GameState:
+        """A new state sharing immutable parts; lists that actions change are copied."""
+        c = object.__new__(GameState)
+        c.rules = self.rules
+        c.n = self.n
+        c.pairs = self.pairs
+        c.hands = self.hands[:]
+        c.stock = self.stock
+        c.trump = self.trump
+        c.trump_card = self.trump_card
+        c.discard = self.discard
+        c.gone = self.gone
+        c.atk = self.atk[:]
+        c.dfn = self.dfn[:]
+        c.atk_by = self.atk_by[:]
+        c.cheats = self.cheats
+        c.rmask = self.rmask
+        c.leader = self.leader
+        c.starter = self.starter
+        c.defender = self.defender
+        c.took = self.took
+        c.passed = self.passed
+        c.limit = self.limit
+        c.round = self.round
+        c.phase = self.phase
+        c.pending = self.pending
+        c.out = self.out  # replaced, never mutated
+        c.out_mask = self.out_mask
+        c.result = self.result
+        c.swap_used = self.swap_used
+        c.shown = self.shown
+        c.banned = self.banned
+        c.bots = self.bots
+        c.seed = self.seed
+        c.rng_n = self.rng_n
+        c.moves = self.moves
+        c.last = self.last
+        c.stall = self.stall
+        c.best = self.best
+        c.dealer = self.dealer
+        c.awaiting = self.awaiting
+        return c
+
+    # --- read-only conveniences for callers (bots, bench, server) ---
+    @property
+    def players(self) -> int:
+        return self.n
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    def hand(self, seat: int) -> list[str]:
+        """Cards of ``seat`` (1-based) as strings, lowest first. Server-side only."""
+        return to_strs(self.hands[seat - 1])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameState) and self.to_json() == other.to_json()
+
+    def __repr__(self) -> str:
+        return f"<GameState players={self.n} round={self.round} phase={self.phase} moves={self.moves}>"
+
+    # --- persistence ---
+    def to_json(self) -> dict[str, Any]:
+        """The full state (RNG position included) as a JSON-ready dict; from_json restores it."""
+        return {
+            "format": STATE_FORMAT,
+            "rules": self.rules.to_dict(),
+            "players": self.n,
+            "hands": [to_strs(h) for h in self.hands],
+            "stock": [CARD_STR[c] for c in self.stock],
+            "trump": SUITS[self.trump],
+            "trump_card": CARD_STR[self.trump_card],
+            "discard": to_strs(self.discard),
+            "gone": to_strs(self.gone),
+            "table": [
+                {
+                    "attack": CARD_STR[a],
+                    "defense": CARD_STR[d] if d >= 0 else None,
+                    "by": self.atk_by[k] + 1,
+                    "attack_honest": not (self.cheats >> k & 1),
+                    "defense_honest": not (self.cheats >> (16 + k) & 1),
+                }
+                for k, (a, d) in enumerate(zip(self.atk, self.dfn))
+            ],
+            "leader": self.leader + 1,
+            "starter": self.starter + 1,
+            "defender": self.defender + 1,
+            "took": self.took,
+            "passed": _seats(self.passed),
+            "limit": self.limit,
+            "round": self.round,
+            "phase": self.phase,
+            "pending": self.pending,
+            "out": [i + 1 for i in self.out],
+            "result": self.result,
+            "swap_used": self.swap_used,
+            "shown": _seats(self.shown),
+            "banned": _seats(self.banned),
+            "bots": _seats(self.bots),
+            "seed": self.seed,
+            "rng_n": self.rng_n,
+            "moves": self.moves,
+            "last": self.last,
+            "stall": self.stall,
+            "best": self.best,
+            "dealer": self.dealer + 1,
+            "awaiting": [i + 1 for i in self.awaiting],
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> GameState:
+        """Rebuild a state saved by to_json (raises ValueError on a malformed dict)."""
+        try:
+            s = object.__new__(cls)
+            s.rules = Rules.from_dict(d["rules"])
+            s.n = int(d["players"])
+            s.pairs = s.rules.pairs
+            s.hands = [from_strs(h) for h in d["hands"]]
+            s.stock = tuple(CARD_CODE[c] for c in d["stock"])
+            s.trump = SUITS.index(d["trump"])
+            s.trump_card = CARD_CODE[d["trump_card"]]
+            s.discard = from_strs(d["discard"])
+            s.gone = from_strs(d["gone"])
+            table = d["table"]
+            s.atk = [CARD_CODE[t["attack"]] for t in table]
+            s.dfn = [CARD_CODE[t["defense"]] if t["defense"] is not None else -1 for t in table]
+            s.atk_by = [int(t["by"]) - 1 for t in table]
+            cheats = 0
+            rmask = 0
+            for k, t in enumerate(table):
+                if not t["attack_honest"]:
+                    cheats |= 1 << k
+                if not t["defense_honest"]:
+                    cheats |= 1 << (16 + k)
+            for c in s.atk + [x for x in s.dfn if x >= 0]:
+                rmask |= RANK_OF[c]
+            s.cheats = cheats
+            s.rmask = rmask
+            s.leader = int(d["leader"]) - 1
+            s.starter = int(d["starter"]) - 1
+            s.defender = int(d["defender"]) - 1
+            s.took = bool(d["took"])
+            s.passed = _mask(d["passed"])
+            s.limit = int(d["limit"])
+            s.round = int(d["round"])
+            s.phase = d["phase"]
+            s.pending = d["pending"]
+            s.out = [int(x) - 1 for x in d["out"]]
+            s.out_mask = _mask(d["out"])
+            s.result = d["result"]
+            s.swap_used = bool(d["swap_used"])
+            s.shown = _mask(d["shown"])
+            s.banned = _mask(d["banned"])
+            s.bots = _mask(d["bots"])
+            s.seed = d["seed"]
+            s.rng_n = int(d["rng_n"])
+            s.moves = int(d["moves"])
+            s.last = d["last"]
+            s.stall = int(d["stall"])
+            s.best = int(d["best"])
+            s.dealer = int(d["dealer"]) - 1
+            s.awaiting = tuple(int(x) - 1 for x in d["awaiting"])
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+            raise ValueError(f"malformed game state: {e!r}") from e
+        return s

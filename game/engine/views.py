@@ -1,0 +1,74 @@
+"""view_for: the redacted, JSON-ready picture of a game for one seat or a spectator.
+
+Only public facts and the seat's own hand: no other hand, no stock order, no cheater-mode honesty
+flags, no RNG state.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from game.engine.actions import legal_actions
+from game.engine.cards import CARD_STR, SUITS, to_strs
+from game.engine.cheater import catch_targets
+from game.engine.seats import partner
+from game.engine.state import GameState
+
+
+def _seats(mask: int) -> list[int]:
+    return [j + 1 for j in range(mask.bit_length()) if mask >> j & 1]
+
+
+def whose_turn(state: GameState) -> list[int]:
+    """Seats (1-based) whose action is awaited now; [] in the check phase and after the end.
+    Cheap: the bench and the server's timers use it."""
+    return [i + 1 for i in state.awaiting]
+
+
+def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` (1-based) may see; ``None`` (or an unknown seat) gets the spectator view."""
+    s = state
+    i = seat - 1 if type(seat) is int and 1 <= seat <= s.n else -1
+    playing = s.phase != "over"
+    return {
+        "seat": i + 1 if i >= 0 else None,
+        "players": s.n,
+        "pairs": s.pairs,
+        "partner": partner(s, i) + 1 if s.pairs and i >= 0 else None,
+        "variant": s.rules.variant,
+        "rules": s.rules.to_dict(),
+        "phase": s.phase,
+        "round": s.round,
+        "hand": to_strs(s.hands[i]) if i >= 0 else [],
+        "table": [
+            {"attack": CARD_STR[a], "defense": CARD_STR[d] if d >= 0 else None}
+            for a, d in zip(s.atk, s.dfn)
+        ],
+        "trump": SUITS[s.trump],
+        "trump_card": CARD_STR[s.trump_card],
+        "stock": len(s.stock),
+        "discard": s.discard.bit_count(),
+        "gone": to_strs(s.gone),
+        "hand_counts": {str(j + 1): h.bit_count() for j, h in enumerate(s.hands)},
+        "leader": s.leader + 1 if playing else None,
+        "attacker": s.starter + 1 if playing else None,
+        "defender": s.defender + 1 if playing else None,
+        "turn": whose_turn(s),
+        "legal": legal_actions(s, i + 1) if i >= 0 else [],
+        "took": s.took,
+        "passed": _seats(s.passed),
+        "limit": s.limit,
+        "out": [j + 1 for j in s.out],
+        "result": dict(s.result) if s.result else None,
+        "last": dict(s.last) if s.last else None,
+        "swap_used": s.swap_used,
+        "shown": _seats(s.shown),
+        "bots": _seats(s.bots),
+        "cheater": {
+            "enabled": s.rules.cheater,
+            "check": s.phase == "check",
+            "pending": s.pending,
+            "banned": _seats(s.banned),
+            "can_catch": bool(i >= 0 and catch_targets(s, i)),
+        },
+        "moves": s.moves,
+    }
