@@ -1,0 +1,117 @@
+"""People-facing names of every rule setting and value (labels, one-line help, sources)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+# key: (label, one-line explanation, sources)
+RULE_LABELS: dict[str, tuple] = {
+    "deck_size": (_("Deck"), _("24 (nines to aces), 36 (sixes to aces) or 52 cards (twos to aces)."),
+                  "001, 002, 004"),
+    "variant": (_("Variant"), _("Podkidnoy: throw in same ranks. Perevodnoy: the defender may also transfer."),
+                "000–004"),
+    "pairs": (_("Teams"), _("Pairs 2×2 (seats 1&3 against 2&4) needs exactly 4 seats, all taken."), "000, 001, 003"),
+    "cheater": (_("Cheater mode"), _("Any card may be laid; others may catch it during a 4 s check."), "000"),
+    "transfer_with_trump": (_("Transfer with a trump"),
+                            _("Perevodnoy: a trump of the same rank may be laid to transfer."), "002, 004"),
+    "transfer_by_showing_trump": (_("Transfer by showing the trump"),
+                                  _("«Perevodnoy 2»: show a trump of that rank (kept in hand, once per round)."),
+                                  "002"),
+    "transfer_in_first_round": (_("Transfer in the first round"),
+                                _("Whether transfers are allowed in the very first round."), "004"),
+    "throw_in": (_("Who throws in"),
+                 _("Starter first and others after his pass (000), or anyone, a new card resets passes (004)."),
+                 "000, 004"),
+    "round_limit": (_("Round limit"),
+                    _("At most 6 attack cards per round (and never more than the defender held), or no 6-card cap."),
+                    "000, 002"),
+    "first_round_limit": (_("First round limit"), _("6 cards, or 5 before the first beaten round."), ""),
+    "first_move": (_("First move"),
+                   _("Lowest trump (then lowest card, then seat), lowest trump or random, or left of the dealer."),
+                   "000, 002, 004"),
+    "trump_swap": (_("Trump swap"),
+                   _("Who may swap the lowest trump for the face-up trump card (менка)."), "002"),
+    "refill": (_("Refill from stock"), _("Draw up to six after each round, or play only the dealt cards."), "004"),
+    "auto_bito": (_("Auto-bito"), _("The round closes at once when every card is beaten."), "004"),
+    "draw": (_("Last cards together"),
+             _("When the last players run out together: a draw, or the last defender loses."), "000, 001"),
+    "timeout": (_("On timeout"), _("An automatic move when the turn timer runs out, or a loss."), "000, 001, 004"),
+}
+
+VALUE_LABELS: dict[tuple, object] = {
+    ("deck_size", 24): _("24 cards"),
+    ("deck_size", 36): _("36 cards"),
+    ("deck_size", 52): _("52 cards"),
+    ("variant", "podkidnoy"): _("podkidnoy"),
+    ("variant", "perevodnoy"): _("perevodnoy"),
+    ("pairs", False): _("each for himself"),
+    ("pairs", True): _("pairs 2×2"),
+    ("cheater", False): _("off"),
+    ("cheater", True): _("on"),
+    ("throw_in", "starter_first"): _("starter first"),
+    ("throw_in", "anyone"): _("anyone"),
+    ("round_limit", 6): _("6 cards"),
+    ("round_limit", None): _("no 6-card cap"),
+    ("first_round_limit", 6): _("6 cards"),
+    ("first_round_limit", 5): _("5 cards"),
+    ("first_move", "lowest_trump"): _("lowest trump"),
+    ("first_move", "lowest_trump_or_random"): _("lowest trump, else random"),
+    ("first_move", "left_of_dealer"): _("left of the dealer"),
+    ("trump_swap", "nobody"): _("nobody"),
+    ("trump_swap", "humans"): _("humans"),
+    ("trump_swap", "bots"): _("bots"),
+    ("trump_swap", "all"): _("everyone"),
+    ("draw", True): _("draw"),
+    ("draw", False): _("last defender loses"),
+    ("timeout", "auto"): _("automatic move"),
+    ("timeout", "lose"): _("loss"),
+}
+
+BOT_LEVELS: dict[str, object] = {
+    "random": _("random"),
+    "lowest": _("easy"),
+    "heuristic": _("strong"),
+}
+
+TABLE_LABELS: dict[str, tuple] = {
+    "seats_count": (_("Seats"), _("2 to 6 players; pairs need exactly 4.")),
+    "turn_seconds": (_("Turn timer"), _("Seconds for each action: 30, 60 or 90.")),
+    "disconnect_policy": (_("Disconnect"), _("Loss after 30 s away (000), or a bot plays the seat after 15 + 60 s (004).")),
+    "rules_setter": (_("Who sets the rules"), _("The host (004), or the human in the lowest-numbered seat (000).")),
+    "start_policy": (_("Start"), _("When everyone is ready (000, 004), or when all seats are filled and connected (001).")),
+    "series_length": (_("Series"), _("A single game, or a series of games with standings (003: 30).")),
+    "private": (_("Private"), _("Only people with the invite link can find and join the table.")),
+}
+
+
+def value_label(key: str, value) -> str:
+    """The people-facing name of one rule value ("yes"/"no" for plain switches)."""
+    label = VALUE_LABELS.get((key, value))
+    if label is not None:
+        return str(label)
+    if value is True:
+        return str(_("yes"))
+    if value is False:
+        return str(_("no"))
+    return str(value)
+
+
+def encode(value) -> str:
+    """A rule value as a form/POST string."""
+    if value is None:
+        return "none"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return str(value)
+
+
+def decode(key: str, raw: str):
+    """A form string back to the allowed Python value of rule ``key`` (unknown strings stay strings)."""
+    from game.engine.rules import RULE_CHOICES
+
+    for choice in RULE_CHOICES[key]:
+        if encode(choice) == raw:
+            return choice
+    return raw
