@@ -8,6 +8,8 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from .nicks import skeleton
+
 
 class PlayerManager(BaseUserManager["Player"]):
     def get_by_natural_key(self, nick: str) -> Player:
@@ -29,10 +31,12 @@ class Player(AbstractBaseUser, PermissionsMixin):
     """A person. The recovery key is the password: only its hash is stored (Django hashers)."""
 
     nick = models.CharField(_("nick"), max_length=20, unique=True)
+    # the nick folded to one look-alike form (accounts.nicks.skeleton): no two players may share it
+    nick_skeleton = models.CharField(max_length=40, db_index=True, editable=False, default="")
     is_staff = models.BooleanField(_("moderator"), default=False)
-    is_active = models.BooleanField(default=True)
-    date_joined = models.DateTimeField(default=timezone.now)
-    last_seen = models.DateTimeField(null=True, blank=True, db_index=True)
+    is_active = models.BooleanField(_("active"), default=True)
+    date_joined = models.DateTimeField(_("joined"), default=timezone.now)
+    last_seen = models.DateTimeField(_("last seen"), null=True, blank=True, db_index=True)
     banned_at = models.DateTimeField(_("banned at"), null=True, blank=True)
     ban_reason = models.CharField(_("ban reason"), max_length=300, blank=True)
 
@@ -48,6 +52,13 @@ class Player(AbstractBaseUser, PermissionsMixin):
 
     def __str__(self) -> str:
         return self.nick
+
+    def save(self, *args, **kwargs) -> None:
+        self.nick_skeleton = skeleton(self.nick)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "nick" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "nick_skeleton"}
+        super().save(*args, **kwargs)
 
     @property
     def is_banned(self) -> bool:

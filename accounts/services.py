@@ -1,15 +1,226 @@
-"""The only writer of accounts models."""
+"""The only writer of accounts models: sign-up, recovery keys, restore with throttling, bans, last seen.
+
+Every write runs inside a transaction; bad input raises ServiceError(code, translated message) and
+changes nothing. Keys are returned to the caller exactly once and never stored, logged or cached in
+clear: the Player's password is the Django hash of the normalised key.
+"""
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass
 from datetime import timedelta
 
+from django.conf import settings
+from django.contrib.auth import authenticate
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from . import keys, nicks
+from .errors import ServiceError
 from .models import Player
+
+__all__ = [
+    "ServiceError", "sign_up", "restore", "new_key", "reset_key", "ban", "unban", "ensure_can_play",
+    "touch_last_seen", "client_ip",
+]
+
+log = logging.getLogger(__name__)
 
 LAST_SEEN_EVERY = timedelta(minutes=5)
 
+
+# --- sign-up -------------------------------------------------------------------------------------------
+
+def find_nick(nick: str) -> str | None:
+    """The stored spelling of a nick typed in any letter case (Unicode-aware on every database)."""
+    nick = nicks.normalize(nick)
+    if not nick:
+        return None
+    folded = nick.casefold()
+    for stored in Player.objects.filter(nick_skeleton=nicks.skeleton(nick)).values_list("nick", flat=True):
+        if stored.casefold() == folded:
+            return stored
+    return None
+
+
+def check_nick_available(nick: str) -> str:
+    """The normalised nick if it can be taken now, else ServiceError (format, reserved, taken, look-alike)."""
+    nick = nicks.check_format(nick)
+    if find_nick(nick) is not None or Player.objects.filter(nick__iexact=nick).exists():
+        raise ServiceError("nick_taken", _("The nick “%(nick)s” is already taken.") % {"nick": nick})
+    if Player.objects.filter(nick_skeleton=nicks.skeleton(nick)).exists():
+        raise ServiceError("nick_lookalike", _("“%(nick)s” looks too much like a nick that is already taken; "
+                                               "please choose another one.") % {"nick": nick})
+    return nick
+
+
+def sign_up(nick: str) -> tuple[Player, str]:
+    """A new player and his recovery key (normalised; show it with keys.display, once)."""
+    key = keys.generate()
+    try:
+        with transaction.atomic():
+            nick = check_nick_available(nick)
+            player = Player.objects.create_user(nick, password=key)
+    except IntegrityError:  # a concurrent sign-up took the nick between the check and the insert
+        raise ServiceError("nick_taken", _("The nick “%(nick)s” is already taken.")
+                           % {"nick": nicks.normalize(nick)}) from None
+    log.info("accounts: player %s signed up", player.pk)
+    return player, key
+
+
+# --- recovery keys ---------------------------------------------------------------------------------------
+
+def _set_new_key(player: Player) -> str:
+    key = keys.generate()
+    with transaction.atomic():
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        locked.set_password(key)
+        locked.save(update_fields=["password"])
+    player.password = locked.password  # the caller's object stays in step (session auth hash)
+    return key
+
+
+def new_key(player: Player) -> str:
+    """The player replaces his own key: the old one stops working at once."""
+    key = _set_new_key(player)
+    log.info("accounts: player %s issued a new recovery key", player.pk)
+    return key
+
+
+def reset_key(player: Player, by: Player) -> str:
+    """A moderator issues a new key to hand over to the player (the old one stops working)."""
+    key = _set_new_key(player)
+    log.info("accounts: moderator %s reset the recovery key of player %s", by.pk, player.pk)
+    return key
+
+
+# --- restore on another device, throttled ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Limits:
+    per_nick: int
+    per_ip: int
+    window: int  # seconds
+
+
+def _limits() -> Limits:
+    return Limits(per_nick=getattr(settings, "RESTORE_FAILURES_PER_NICK", 5),
+                  per_ip=getattr(settings, "RESTORE_FAILURES_PER_IP", 20),
+                  window=getattr(settings, "RESTORE_FAILURE_WINDOW", 15 * 60))
+
+
+def _counter_keys(nick: str, ip: str) -> tuple[str, str]:
+    prefix = getattr(settings, "RESTORE_THROTTLE_PREFIX", "accounts:restore")
+    return f"{prefix}:nick:{nicks.skeleton(nick)[:40]}", f"{prefix}:ip:{ip}"
+
+
+def _failures(key: str) -> int:
+    return int(cache.get(key) or 0)
+
+
+def _count_failure(key: str, window: int) -> None:
+    if not cache.add(key, 1, timeout=window):  # the window starts at the first failure
+        try:
+            cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.add(key, 1, timeout=window)
+
+
+def throttled(nick: str, ip: str) -> bool:
+    limits = _limits()
+    nick_key, ip_key = _counter_keys(nick, ip)
+    return _failures(nick_key) >= limits.per_nick or _failures(ip_key) >= limits.per_ip
+
+
+def restore(request: HttpRequest, nick: str, typed_key: str) -> Player:
+    """The player whose nick and key match (not yet logged in), or ServiceError.
+
+    Every wrong pair gets one generic message, whether the nick exists or not; failures count per nick
+    and per client IP, and past the limit nothing is checked until the window ends.
+    """
+    limits = _limits()
+    ip = client_ip(request)
+    nick_key, ip_key = _counter_keys(nick, ip)
+    if _failures(nick_key) >= limits.per_nick or _failures(ip_key) >= limits.per_ip:
+        log.warning("accounts: restore throttled (ip %s)", ip)
+        raise ServiceError("throttled", _("Too many failed attempts for this nick or from your network. "
+                                          "Please wait %(minutes)d minutes and try again.")
+                           % {"minutes": max(1, limits.window // 60)})
+    key = keys.normalize(typed_key)
+    player = None
+    if nicks.normalize(nick) and keys.is_well_formed(key):
+        # an unknown nick still goes through the hasher, so timing does not tell which nicks exist
+        player = authenticate(request, nick=find_nick(nick) or nicks.normalize(nick), password=key)
+    if player is None:
+        _count_failure(nick_key, limits.window)
+        _count_failure(ip_key, limits.window)
+        log.info("accounts: restore failed (ip %s)", ip)
+        raise ServiceError("bad_credentials", _("This nick and key do not match. Check both and try again."))
+    cache.delete(nick_key)
+    log.info("accounts: player %s restored access", player.pk)
+    return player
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The client address; behind N trusted proxies (TRUSTED_PROXY_HOPS) the Nth X-Forwarded-For from the right."""
+    hops = getattr(settings, "TRUSTED_PROXY_HOPS", 0)
+    if hops:
+        forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
+        if len(forwarded) >= hops:
+            return forwarded[-hops]
+    return request.META.get("REMOTE_ADDR") or "unknown"
+
+
+# --- bans ------------------------------------------------------------------------------------------------
+
+def ban(player: Player, reason: str, by: Player) -> Player:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("ban_reason_required", _("Give the reason for the ban; the player will see it."))
+    if len(reason) > 300:
+        raise ServiceError("ban_reason_length", _("Keep the reason under 300 characters."))
+    if player.pk == by.pk:
+        raise ServiceError("ban_self", _("You cannot ban yourself."))
+    with transaction.atomic():
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        locked.banned_at = timezone.now()
+        locked.ban_reason = reason
+        locked.save(update_fields=["banned_at", "ban_reason"])
+    log.info("accounts: moderator %s banned player %s", by.pk, player.pk)
+    return locked
+
+
+def unban(player: Player, by: Player) -> Player:
+    with transaction.atomic():
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        locked.banned_at = None
+        locked.ban_reason = ""
+        locked.save(update_fields=["banned_at", "ban_reason"])
+    log.info("accounts: moderator %s lifted the ban of player %s", by.pk, player.pk)
+    return locked
+
+
+def ban_message(player: Player) -> str:
+    if player.ban_reason:
+        return _("Your account is banned: %(reason)s") % {"reason": player.ban_reason}
+    return _("Your account is banned.")
+
+
+def ensure_can_play(player) -> None:
+    """Called by the lobby before a player sits, readies or starts a table: banned players cannot play."""
+    if player is None or not getattr(player, "is_authenticated", False):
+        raise ServiceError("login_required", _("Choose a nick first to play."))
+    banned_at, reason = Player.objects.filter(pk=player.pk).values_list("banned_at", "ban_reason").get()
+    if banned_at is not None:
+        player.banned_at, player.ban_reason = banned_at, reason
+        raise ServiceError("banned", ban_message(player))
+
+
+# --- presence --------------------------------------------------------------------------------------------
 
 def touch_last_seen(player: Player) -> None:
     now = timezone.now()

@@ -79,3 +79,22 @@ def env_redis(name: str, environ: Mapping[str, str] = os.environ) -> str | None:
     if not raw.startswith(("redis://", "rediss://", "unix://")):
         raise ImproperEnv(f"{name} must be a redis://, rediss:// or unix:// URL; got {raw!r}")
     return raw
+
+
+def env_origins(name: str, default: list[str], environ: Mapping[str, str] = os.environ) -> list[str]:
+    """CSRF_TRUSTED_ORIGINS: each item a scheme plus host, e.g. https://durak.example.com."""
+    origins = env_list(name, default, environ)
+    for origin in origins:
+        if not origin.startswith(("https://", "http://")) or origin.rstrip("/").count("/") > 2:
+            raise ImproperEnv(f"{name} items must look like https://host (scheme and host only); got {origin!r}")
+    return origins
+
+
+def env_choice(name: str, default: str, choices: tuple[str, ...], environ: Mapping[str, str] = os.environ) -> str:
+    raw = environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    value = raw.strip().upper()
+    if value not in choices:
+        raise ImproperEnv(f"{name} must be one of {', '.join(choices)}; got {raw!r}")
+    return value

@@ -7,25 +7,53 @@ channels-redis, a Redis cache and Celery.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
 
-from .env import ImproperEnv, env_bool, env_database, env_int, env_list, env_redis
+from .env import ImproperEnv, env_bool, env_choice, env_database, env_int, env_list, env_origins, env_redis
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-DEBUG = env_bool("DEBUG", default=True)
-SECRET_KEY = __import__("os").environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperEnv("SECRET_KEY is required when DEBUG is off (give at least 50 random characters)")
-    SECRET_KEY = "dev-insecure-key-only-for-local-debug-runs-do-not-use-in-production-0123456789"
-elif not DEBUG and len(SECRET_KEY) < 50:
-    raise ImproperEnv("SECRET_KEY must be at least 50 characters long when DEBUG is off")
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+def _secret_key(debug: bool) -> str:
+    key = os.environ.get("SECRET_KEY", "")
+    if not key:
+        if not debug:
+            raise ImproperEnv("SECRET_KEY is required when DEBUG is off (give at least 50 random characters)")
+        return "dev-insecure-key-only-for-local-debug-runs-do-not-use-in-production-0123456789"
+    if not debug and (len(key) < 50 or len(set(key)) < 5):
+        raise ImproperEnv("SECRET_KEY must be at least 50 characters long (and random) when DEBUG is off")
+    return key
+
+
+try:
+    DEBUG = env_bool("DEBUG", default=True)
+    SECRET_KEY = _secret_key(DEBUG)
+    ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
+    CSRF_TRUSTED_ORIGINS = env_origins("CSRF_TRUSTED_ORIGINS", [])
+    _DATABASE = env_database(
+        "DATABASE_URL",
+        default={"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3",
+                 "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+                 # a file, not memory, so a live server process can share the test database
+                 "TEST": {"NAME": BASE_DIR / "test-db.sqlite3"}},
+    )
+    REDIS_URL = env_redis("REDIS_URL")
+    # Behind N reverse proxies (a PaaS router, a load balancer) the client address is the Nth
+    # X-Forwarded-For entry from the right; 0 trusts no header (direct connections).
+    TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", default=0)
+    _SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+    _SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", default=not DEBUG)
+    _CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", default=not DEBUG)
+    _SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31536000)
+    _SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+    _SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+    LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))
+except ImproperEnv as exc:
+    # Fail fast with one line naming the variable, not a traceback through Django's settings loader.
+    raise SystemExit(f"Configuration error: {exc}") from None
 
 INSTALLED_APPS = [
     "daphne",
@@ -79,18 +107,8 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {
-    "default": env_database(
-        "DATABASE_URL",
-        default={"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3",
-                 "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
-                 # a file, not memory, so a live server process can share the test database
-                 "TEST": {"NAME": BASE_DIR / "test-db.sqlite3"}},
-    )
-}
+DATABASES = {"default": _DATABASE}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-
-REDIS_URL = env_redis("REDIS_URL")
 
 if REDIS_URL:
     CHANNEL_LAYERS = {
@@ -116,11 +134,18 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TIMEZONE = "UTC"
 
 AUTH_USER_MODEL = "accounts.Player"
+AUTHENTICATION_BACKENDS = ["accounts.backends.PlayerBackend"]  # ModelBackend + the rating in one query
 LOGIN_URL = "accounts:signup"
+# "Restore on another device": failed nick + key pairs allowed per nick and per client IP in a window.
+RESTORE_FAILURES_PER_NICK = 5
+RESTORE_FAILURES_PER_IP = 20
+RESTORE_FAILURE_WINDOW = 15 * 60  # seconds
 AUTH_PASSWORD_VALIDATORS: list[dict] = []  # players have generated recovery keys; staff use createsuperuser
 
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # access persists in the browser (004)
 SESSION_SAVE_EVERY_REQUEST = False
+SESSION_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_HTTPONLY = True
 
 LANGUAGE_CODE = "ru"
 LANGUAGES = [("ru", _("Russian")), ("en", _("English"))]
@@ -143,19 +168,22 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": "INFO" if not DEBUG else "INFO"},
-    "loggers": {"django.channels.server": {"level": "WARNING"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        "django.channels.server": {"level": "WARNING"},
+    },
 }
 
 # Production hardening (python manage.py check --deploy must be clean with DEBUG off).
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SECURE_SSL_REDIRECT = _SECURE_SSL_REDIRECT
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
-SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", default=not DEBUG)
-CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", default=not DEBUG)
-SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31536000)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
-SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+SESSION_COOKIE_SECURE = _SESSION_COOKIE_SECURE
+CSRF_COOKIE_SECURE = _CSRF_COOKIE_SECURE
+SECURE_HSTS_SECONDS = _SECURE_HSTS_SECONDS
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _SECURE_HSTS_INCLUDE_SUBDOMAINS
+SECURE_HSTS_PRELOAD = _SECURE_HSTS_PRELOAD
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

@@ -1,0 +1,25 @@
+"""Authentication: nick + recovery key through Django's ModelBackend; the user comes with his rating."""
+
+from __future__ import annotations
+
+from django.contrib.auth.backends import ModelBackend
+from django.core.exceptions import FieldError
+
+from .models import Player
+
+
+class PlayerBackend(ModelBackend):
+    """ModelBackend that loads `request.user` with `select_related("rating")`.
+
+    The header shows the rating on every page; this keeps it to the one query that loads the user.
+    A player without a Rating row yet shows the start rating (the template's default).
+    """
+
+    def get_user(self, user_id):
+        try:
+            player = Player._default_manager.select_related("rating").get(pk=user_id)
+        except Player.DoesNotExist:
+            return None
+        except FieldError:  # no ratings relation installed: fall back to the plain query
+            return super().get_user(user_id)
+        return player if self.user_can_authenticate(player) else None
