@@ -1,0 +1,113 @@
+"""Moderator views of ratings: read-only lists, and the "void game rating" action with a reason."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from ratings import services
+from ratings.errors import ServiceError
+from ratings.models import ClubStanding, GameRecord, Rating, RatingChange, RatingVariant, Series
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows are written only by ratings.services: moderators look, they do not edit."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class VoidForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), max_length=300, widget=forms.Textarea(attrs={"rows": 3}))
+
+
+def _void(modeladmin, request, game_ids: list[int]):
+    """Ask for a reason, then void every chosen game through ratings.services.void_game."""
+    if not request.user.is_staff:
+        modeladmin.message_user(request, gettext("Only moderators can void a game's rating."), messages.ERROR)
+        return None
+    form = VoidForm(request.POST if "apply" in request.POST else None)
+    if "apply" in request.POST and form.is_valid():
+        done = 0
+        for game_id in game_ids:
+            try:
+                services.void_game(game_id, request.user, form.cleaned_data["reason"])
+            except ServiceError as e:
+                modeladmin.message_user(request, gettext("Game %(id)s: %(msg)s") % {"id": game_id, "msg": e.message},
+                                        messages.ERROR)
+            else:
+                done += 1
+        if done:
+            modeladmin.message_user(request, gettext("Rating changes voided for %(n)d game(s).") % {"n": done},
+                                    messages.SUCCESS)
+        return None
+    return TemplateResponse(request, "admin/ratings/void_confirm.html", {
+        **modeladmin.admin_site.each_context(request),
+        "title": gettext("Void game rating"), "form": form, "game_ids": game_ids,
+        "queryset_pks": request.POST.getlist(admin.helpers.ACTION_CHECKBOX_NAME),
+        "action": request.POST.get("action"), "opts": modeladmin.model._meta,
+    })
+
+
+@admin.register(GameRecord)
+class GameRecordAdmin(ReadOnlyAdmin):
+    list_display = ("game", "table", "variant", "pairs", "rated", "unrated_reason", "draw", "finished_at",
+                    "voided_at", "void_reason")
+    list_filter = ("rated", "variant", "pairs", ("voided_at", admin.EmptyFieldListFilter))
+    search_fields = ("game__id", "lines__player__nick")
+    actions = ["void_rating"]
+
+    @admin.action(description=_("Void game rating (reverse its rating changes)"))
+    def void_rating(self, request, queryset):
+        return _void(self, request, list(queryset.values_list("game_id", flat=True)))
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ReadOnlyAdmin):
+    list_display = ("game", "player", "delta", "rating_after", "outcome", "voided", "created_at")
+    list_filter = ("outcome", "voided")
+    search_fields = ("player__nick", "game__id")
+    list_select_related = ("player", "game")
+    actions = ["void_rating"]
+
+    @admin.action(description=_("Void game rating (reverse its rating changes)"))
+    def void_rating(self, request, queryset):
+        return _void(self, request, sorted(set(queryset.values_list("game_id", flat=True))))
+
+
+@admin.register(Rating)
+class RatingAdmin(ReadOnlyAdmin):
+    list_display = ("player", "value", "games", "wins", "losses", "draws", "last_played")
+    search_fields = ("player__nick",)
+    list_select_related = ("player",)
+    ordering = ("-value",)
+
+
+@admin.register(RatingVariant)
+class RatingVariantAdmin(ReadOnlyAdmin):
+    list_display = ("player", "variant", "value", "games", "wins", "losses", "draws", "last_played")
+    list_filter = ("variant",)
+    search_fields = ("player__nick",)
+    list_select_related = ("player",)
+
+
+@admin.register(Series)
+class SeriesAdmin(ReadOnlyAdmin):
+    list_display = ("pk", "table", "length", "games_played", "finished", "broken", "started_at")
+    list_filter = ("finished", "broken")
+
+
+@admin.register(ClubStanding)
+class ClubStandingAdmin(ReadOnlyAdmin):
+    list_display = ("player", "full_series", "full_average", "games", "average", "excluded", "excluded_at")
+    list_filter = ("excluded",)
+    search_fields = ("player__nick",)

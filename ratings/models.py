@@ -1,4 +1,4 @@
-"""Ratings and their history. Written only by ratings/services.py."""
+"""Ratings, their history, game records and series. Written only by ratings/services.py."""
 
 from __future__ import annotations
 
@@ -7,6 +7,15 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 START_RATING = 1000
+RATING_STEP = 15  # 004: +15 for a win, -15 for a loss, 0 for a draw
+SERIES_STEP = 10  # 003: the losing pair pays 20, i.e. 10 to each winner
+VARIANTS = ("podkidnoy", "perevodnoy")
+
+
+class Outcome(models.TextChoices):
+    WIN = "win", _("win")
+    LOSS = "loss", _("loss")
+    DRAW = "draw", _("draw")
 
 
 class Rating(models.Model):
@@ -24,9 +33,40 @@ class Rating(models.Model):
     class Meta:
         verbose_name = _("rating")
         verbose_name_plural = _("ratings")
+        indexes = [models.Index(fields=["-value", "games"], name="rating_board")]
 
     def __str__(self) -> str:
         return f"{self.player} {self.value}"
+
+    @property
+    def win_percent(self) -> int | None:
+        return round(100 * self.wins / self.games) if self.games else None
+
+
+class RatingVariant(models.Model):
+    """The same standing per game variant (podkidnoy / perevodnoy), for the leaderboard filter."""
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="variant_ratings")
+    variant = models.CharField(max_length=12)
+    value = models.IntegerField(default=START_RATING)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+    last_played = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("variant rating")
+        verbose_name_plural = _("variant ratings")
+        constraints = [models.UniqueConstraint(fields=["player", "variant"], name="ratingvariant_once")]
+        indexes = [models.Index(fields=["variant", "-value"], name="ratingvariant_board")]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.variant} {self.value}"
+
+    @property
+    def win_percent(self) -> int | None:
+        return round(100 * self.wins / self.games) if self.games else None
 
 
 class RatingChange(models.Model):
@@ -42,8 +82,149 @@ class RatingChange(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         constraints = [models.UniqueConstraint(fields=["game", "player"], name="ratingchange_once")]
         indexes = [models.Index(fields=["player", "created_at"], name="ratingchange_player_time")]
 
     def __str__(self) -> str:
         return f"{self.player} {self.delta:+d} (game {self.game_id})"
+
+
+class GameRecord(models.Model):
+    """What the ratings app decided about one finished game (written once, by record_game_result)."""
+
+    game = models.OneToOneField("game.Game", on_delete=models.CASCADE, related_name="record", primary_key=True)
+    table = models.ForeignKey("lobby.Table", on_delete=models.CASCADE, related_name="game_records")
+    variant = models.CharField(max_length=12)
+    pairs = models.BooleanField(default=False)
+    rated = models.BooleanField(default=False)
+    unrated_reason = models.CharField(max_length=100, blank=True)  # a code, see services.UNRATED_REASONS
+    draw = models.BooleanField(default=False)
+    finished_at = models.DateTimeField(db_index=True)
+    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="+")
+    void_reason = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        verbose_name = _("game record")
+        verbose_name_plural = _("game records")
+        ordering = ["-finished_at"]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}"
+
+
+class PlayerGame(models.Model):
+    """One human's line in one recorded game (rated or not): what the profile's history lists."""
+
+    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="lines")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_lines")
+    seat = models.PositiveSmallIntegerField()
+    outcome = models.CharField(max_length=5, choices=Outcome.choices)
+    delta = models.IntegerField(default=0)  # rating change (0 when unrated or voided)
+    left = models.BooleanField(default=False)  # left or timed out: a loss whatever the board says
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-finished_at"]
+        constraints = [models.UniqueConstraint(fields=["record", "player"], name="playergame_once")]
+        indexes = [models.Index(fields=["player", "-finished_at"], name="playergame_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.outcome} (game {self.record_id})"
+
+
+class Series(models.Model):
+    """A run of series_length games at one table by the same players (003 "Quartet": 30)."""
+
+    table = models.ForeignKey("lobby.Table", on_delete=models.CASCADE, related_name="series")
+    length = models.PositiveSmallIntegerField()
+    pairs = models.BooleanField(default=False)
+    games_played = models.PositiveSmallIntegerField(default=0)
+    finished = models.BooleanField(default=False)
+    broken = models.BooleanField(default=False)  # somebody left a game before it ended (003)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    lineup = models.JSONField(default=list)  # [[seat, player id or None, bot level], ...] that plays it
+    # 003: the winners' pair chooses who of them leads the next game
+    winner_seats = models.JSONField(default=list, blank=True)  # seats of the last game's winners
+    next_leader_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    next_leader_chosen_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                              on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        verbose_name = _("series")
+        verbose_name_plural = _("series")
+        ordering = ["-started_at"]
+        indexes = [models.Index(fields=["table", "finished"], name="series_table_open")]
+
+    def __str__(self) -> str:
+        return f"series {self.pk} (table {self.table_id}) {self.games_played}/{self.length}"
+
+
+class SeriesEntry(models.Model):
+    """One player's running score in one series."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="series_entries")
+    bot_level = models.CharField(max_length=20, blank=True)  # a bot seat (003: a pair may play bots)
+    seat = models.PositiveSmallIntegerField()
+    games = models.PositiveSmallIntegerField(default=0)
+    wins = models.PositiveSmallIntegerField(default=0)
+    losses = models.PositiveSmallIntegerField(default=0)
+    draws = models.PositiveSmallIntegerField(default=0)
+    score = models.IntegerField(default=0)
+    left = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["series", "seat"]
+        constraints = [models.UniqueConstraint(fields=["series", "seat"], name="seriesentry_once")]
+
+    def __str__(self) -> str:
+        return f"series {self.series_id} seat {self.seat}: {self.score:+d}"
+
+
+class SeriesGame(models.Model):
+    """Which recorded game counted as which number of a series."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="games")
+    game = models.OneToOneField("game.Game", on_delete=models.CASCADE, related_name="series_game")
+    number = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["series", "number"]
+        constraints = [models.UniqueConstraint(fields=["series", "number"], name="seriesgame_number")]
+
+    def __str__(self) -> str:
+        return f"series {self.series_id} #{self.number}"
+
+
+class ClubStanding(models.Model):
+    """A player's club standing over series games (003): averages kept in indexed columns."""
+
+    player = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club",
+                                  primary_key=True)
+    full_series = models.PositiveIntegerField(default=0)  # completed series
+    full_games = models.PositiveIntegerField(default=0)
+    full_score = models.IntegerField(default=0)
+    full_average = models.FloatField(default=0.0)  # full_score / full_games
+    games = models.PositiveIntegerField(default=0)  # every series game played
+    score = models.IntegerField(default=0)
+    average = models.FloatField(default=0.0)  # score / games (the preliminary table's order)
+    excluded = models.BooleanField(default=False)  # left a series game before it ended (003)
+    excluded_at = models.DateTimeField(null=True, blank=True)
+    last_played = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("club standing")
+        verbose_name_plural = _("club standings")
+        indexes = [
+            models.Index(fields=["excluded", "full_series", "-full_average"], name="club_full"),
+            models.Index(fields=["excluded", "full_series", "-average"], name="club_prelim"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.full_average:.2f}"

@@ -1,4 +1,12 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from ratings import views
 
 app_name = "ratings"
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.leaderboard, name="leaderboard"),
+    path("club/", views.club, name="club"),
+    path("players/<str:nick>/", views.profile, name="profile"),
+    path("games/<int:game_id>/", views.game_replay, name="replay"),
+    path("series/<int:table_id>/leader/", views.choose_leader, name="choose_leader"),
+]

@@ -1,0 +1,387 @@
+"""The only writer of the ratings models: game results, rating changes, voiding and series.
+
+``record_game_result(game)`` is called by game.services inside the transaction that finishes a
+game; it is idempotent (a second call returns the first record and pays nothing). Everything that
+pages read (ratings, counts, series scores, club averages) is kept in columns here, so pages never
+scan the history.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ratings.errors import ServiceError
+from ratings.models import (
+    RATING_STEP,
+    SERIES_STEP,
+    VARIANTS,
+    ClubStanding,
+    GameRecord,
+    Outcome,
+    PlayerGame,
+    Rating,
+    RatingChange,
+    RatingVariant,
+    Series,
+    SeriesEntry,
+    SeriesGame,
+)
+
+UNRATED_REASONS = {
+    "bots": _("bots played in this game"),
+    "one_human": _("fewer than two people played"),
+    "joined_late": _("somebody joined after the start"),
+    "round_one": _("the game ended in the first round"),
+}
+
+RATING_DELTA = {Outcome.WIN: RATING_STEP, Outcome.LOSS: -RATING_STEP, Outcome.DRAW: 0}
+SERIES_DELTA = {Outcome.WIN: SERIES_STEP, Outcome.LOSS: -SERIES_STEP, Outcome.DRAW: 0}
+CLUB_SIZE = 10
+
+
+def unrated_label(code: str) -> str:
+    """The translated sentence for an unrated reason code (the code itself if unknown)."""
+    label = UNRATED_REASONS.get(code)
+    return str(label) if label is not None else code
+
+
+# ----------------------------------------------------------------------------- outcomes
+
+def seat_outcomes(result: dict, seat_numbers) -> dict[int, str]:
+    """win / loss / draw for each seat from Game.result (engine result + server facts).
+
+    A seat that left or timed out loses whatever the board says (a bot may have finished it, 004);
+    otherwise the engine decides: a draw, the losers (the durak, or both partners of the losing
+    pair), and everyone else wins.
+    """
+    result = result or {}
+    gone = set(result.get("left") or []) | set(result.get("timed_out") or [])
+    losers = set(result.get("losers") or [])
+    if not losers and result.get("loser") is not None:
+        losers = {result["loser"]}
+    winners = set(result.get("winners") or [])
+    draw = bool(result.get("draw"))
+    out: dict[int, str] = {}
+    for n in seat_numbers:
+        if n in gone:
+            out[n] = Outcome.LOSS
+        elif draw:
+            out[n] = Outcome.DRAW
+        elif n in losers:
+            out[n] = Outcome.LOSS
+        elif n in winners or (losers and not winners):
+            out[n] = Outcome.WIN  # the engine lists everyone; be safe if it only names the losers
+        else:
+            out[n] = Outcome.DRAW
+    return out
+
+
+def rated_decision(seats, initial_state: dict | None, final_state: dict | None) -> tuple[bool, str]:
+    """(rated, reason code): at least two humans, all seated from the start, no bots at all, and
+    played past the first round."""
+    if any(s.bot_level for s in seats):
+        return False, "bots"
+    humans = [s for s in seats if s.player_id is not None]
+    if len({s.player_id for s in humans}) < 2:
+        return False, "one_human"
+    bots_at_start = set((initial_state or {}).get("bots") or [])
+    if any(s.number in bots_at_start for s in humans):
+        return False, "joined_late"
+    if int((final_state or {}).get("round") or 1) <= 1:
+        return False, "round_one"
+    return True, ""
+
+
+def _lock_ratings(player_ids: list[int], variant: str) -> tuple[dict, dict]:
+    """Rating and RatingVariant rows of these players, created at 1000 if missing, locked in id order."""
+    ids = sorted(set(player_ids))
+    Rating.objects.bulk_create([Rating(player_id=i) for i in ids], ignore_conflicts=True)
+    RatingVariant.objects.bulk_create([RatingVariant(player_id=i, variant=variant) for i in ids],
+                                      ignore_conflicts=True)
+    ratings = {r.player_id: r for r in Rating.objects.select_for_update().filter(player_id__in=ids)
+               .order_by("player_id")}
+    variants = {r.player_id: r for r in RatingVariant.objects.select_for_update()
+                .filter(player_id__in=ids, variant=variant).order_by("player_id")}
+    return ratings, variants
+
+
+def _count(row, outcome: str, sign: int) -> None:
+    field = {Outcome.WIN: "wins", Outcome.LOSS: "losses", Outcome.DRAW: "draws"}[outcome]
+    setattr(row, field, max(0, getattr(row, field) + sign))
+    row.games = max(0, row.games + sign)
+
+
+# ----------------------------------------------------------------------------- recording
+
+@transaction.atomic
+def record_game_result(game) -> GameRecord:
+    """Record a finished game exactly once: rated or not (and why), every human's outcome, the ±15
+    rating changes of a rated game (004) and the series score (003). Returns the GameRecord; the
+    caller (game.services) may copy ``record.rated`` / ``record.unrated_reason`` onto the Game.
+
+    Calling it again for the same game returns the first record and changes nothing.
+    """
+    from game.models import Game  # noqa: PLC0415 (ratings depends on game, not the reverse)
+
+    # The game row lock serialises two finishes of the same game (game.services already holds it).
+    Game.objects.select_for_update().filter(pk=game.pk).values_list("pk", flat=True).first()
+    existing = GameRecord.objects.filter(game_id=game.pk).first()
+    if existing is not None:
+        return existing
+    if not game.result:
+        raise ServiceError("not_finished", _("This game has not finished yet."))
+
+    result = game.result
+    rules = game.rules or {}
+    variant = rules.get("variant") if rules.get("variant") in VARIANTS else VARIANTS[0]
+    finished_at = game.finished_at or timezone.now()
+    seats = list(game.seats.all())
+    rated, reason = rated_decision(seats, game.initial_state, game.state)
+    outcomes = seat_outcomes(result, [s.number for s in seats])
+    gone = set(result.get("left") or []) | set(result.get("timed_out") or [])
+
+    record = GameRecord.objects.create(
+        game_id=game.pk, table_id=game.table_id, variant=variant, pairs=bool(rules.get("pairs")),
+        rated=rated, unrated_reason=reason, draw=bool(result.get("draw")), finished_at=finished_at,
+    )
+    humans = [s for s in seats if s.player_id is not None and not s.bot_level]
+    deltas: dict[int, int] = {}
+    if rated:
+        ratings, variant_rows = _lock_ratings([s.player_id for s in humans], variant)
+        changes = []
+        for s in humans:
+            outcome = outcomes[s.number]
+            delta = RATING_DELTA[outcome]
+            deltas[s.player_id] = delta
+            for row in (ratings[s.player_id], variant_rows[s.player_id]):
+                row.value += delta
+                _count(row, outcome, +1)
+                row.last_played = finished_at
+                row.save()
+            changes.append(RatingChange(game_id=game.pk, player_id=s.player_id, delta=delta,
+                                        rating_after=ratings[s.player_id].value, outcome=outcome))
+        RatingChange.objects.bulk_create(changes)
+    PlayerGame.objects.bulk_create([
+        PlayerGame(record=record, player_id=s.player_id, seat=s.number, outcome=outcomes[s.number],
+                   delta=deltas.get(s.player_id, 0), left=s.number in gone, finished_at=finished_at)
+        for s in humans
+    ])
+    _record_series_game(game, seats, outcomes, finished_at)
+    return record
+
+
+# ----------------------------------------------------------------------------- voiding
+
+@transaction.atomic
+def void_game(game, by, reason: str) -> GameRecord:
+    """A moderator cancels a rated game's rating changes (each reversed, the reason kept)."""
+    game_id = getattr(game, "pk", game)
+    if by is None or not (by.is_staff or by.is_superuser):
+        raise ServiceError("not_moderator", _("Only moderators can void a game's rating."))
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("reason_required", _("Give a reason for voiding the game's rating."))
+    record = GameRecord.objects.select_for_update().filter(game_id=game_id).first()
+    if record is None:
+        raise ServiceError("not_recorded", _("This game has no recorded result, so there is nothing to void."))
+    if not record.rated:
+        raise ServiceError("unrated", _("This game was not rated (%(why)s), so there is nothing to void.")
+                           % {"why": unrated_label(record.unrated_reason)})
+    if record.voided_at is not None:
+        raise ServiceError("already_voided", _("This game's rating was already voided on %(when)s: %(reason)s")
+                           % {"when": timezone.localtime(record.voided_at).strftime("%Y-%m-%d %H:%M"),
+                              "reason": record.void_reason})
+    changes = list(RatingChange.objects.filter(game_id=game_id, voided=False))
+    ratings, variant_rows = _lock_ratings([c.player_id for c in changes], record.variant)
+    for c in changes:
+        for row in (ratings[c.player_id], variant_rows[c.player_id]):
+            row.value -= c.delta
+            _count(row, c.outcome, -1)
+            row.save()
+    RatingChange.objects.filter(pk__in=[c.pk for c in changes]).update(voided=True)
+    for c in changes:  # later points of each player's chart move by the reversed delta too
+        if c.delta:
+            RatingChange.objects.filter(player_id=c.player_id, pk__gt=c.pk).update(
+                rating_after=F("rating_after") - c.delta)
+    record.voided_at = timezone.now()
+    record.voided_by = by
+    record.void_reason = reason[:300]
+    record.save(update_fields=["voided_at", "voided_by", "void_reason"])
+    return record
+
+
+# ----------------------------------------------------------------------------- series (003)
+
+def _lineup(seats) -> list[list]:
+    return sorted([[s.number, s.player_id, "" if s.player_id else (s.bot_level or "bot")] for s in seats])
+
+
+def _table_id(table) -> int:
+    return int(getattr(table, "pk", table))
+
+
+def _open_series(table_id: int, lock: bool = False) -> Series | None:
+    qs = Series.objects.filter(table_id=table_id, finished=False, broken=False)
+    if lock:
+        qs = qs.select_for_update()
+    return qs.order_by("-pk").first()
+
+
+def _record_series_game(game, seats, outcomes: dict[int, str], finished_at) -> None:
+    from lobby.models import Table  # noqa: PLC0415
+
+    length = Table.objects.filter(pk=game.table_id).values_list("series_length", flat=True).first() or 1
+    if length <= 1:
+        return
+    lineup = _lineup(seats)
+    series = _open_series(game.table_id, lock=True)
+    if series is not None and series.lineup != lineup:
+        series.broken = True  # other people now: that series stops here, a new one starts
+        series.save(update_fields=["broken"])
+        series = None
+    if series is None:
+        series = Series.objects.create(table_id=game.table_id, length=length,
+                                       pairs=bool((game.rules or {}).get("pairs")), lineup=lineup)
+        SeriesEntry.objects.bulk_create([
+            SeriesEntry(series=series, seat=s.number, player_id=s.player_id,
+                        bot_level="" if s.player_id else (s.bot_level or "bot"))
+            for s in seats
+        ])
+    series.games_played += 1
+    SeriesGame.objects.create(series=series, game_id=game.pk, number=series.games_played)
+    left = set((game.result or {}).get("left") or [])
+    entries = list(series.entries.select_for_update().order_by("seat"))
+    humans = sorted(e.player_id for e in entries if e.player_id)
+    ClubStanding.objects.bulk_create([ClubStanding(player_id=i) for i in humans], ignore_conflicts=True)
+    club = {c.player_id: c for c in ClubStanding.objects.select_for_update().filter(player_id__in=humans)
+            .order_by("player_id")}
+    for e in entries:
+        outcome = outcomes.get(e.seat, Outcome.DRAW)
+        points = SERIES_DELTA[outcome]
+        e.games += 1
+        e.score += points
+        _count_series(e, outcome)
+        if e.seat in left:
+            e.left = True
+            series.broken = True  # 003: leaving before the game ends breaks the series
+        e.save()
+        if e.player_id:
+            c = club[e.player_id]
+            c.games += 1
+            c.score += points
+            c.average = c.score / c.games
+            c.last_played = finished_at
+            if e.seat in left and not c.excluded:
+                c.excluded = True  # 003: «в противном случае Вы исключаетесь из клуба»
+                c.excluded_at = finished_at
+    if series.games_played >= series.length and not series.broken:
+        series.finished = True
+        series.finished_at = finished_at
+        for e in entries:
+            if e.player_id:
+                c = club[e.player_id]
+                c.full_series += 1
+                c.full_games += e.games
+                c.full_score += e.score
+                c.full_average = c.full_score / c.full_games
+    for c in club.values():
+        c.save()
+    winners = sorted(n for n, o in outcomes.items() if o == Outcome.WIN)
+    series.winner_seats = winners
+    out_order = [n for n in ((game.state or {}).get("out") or []) if n in winners]
+    series.next_leader_seat = (out_order[0] if out_order else winners[0]) if winners else None
+    series.next_leader_chosen_by = None
+    series.save()
+
+
+def _count_series(entry: SeriesEntry, outcome: str) -> None:
+    if outcome == Outcome.WIN:
+        entry.wins += 1
+    elif outcome == Outcome.LOSS:
+        entry.losses += 1
+    else:
+        entry.draws += 1
+
+
+def _table_playing(table_id: int) -> bool:
+    from game.models import Game  # noqa: PLC0415
+
+    return Game.objects.filter(table_id=table_id, status=Game.Status.PLAYING).exists()
+
+
+@transaction.atomic
+def choose_series_leader(table, by_player, seat: int) -> Series:
+    """003: the winners' pair chooses which of them leads the next game of the series."""
+    table_id = _table_id(table)
+    series = _open_series(table_id, lock=True)
+    if series is None or series.games_played == 0:
+        raise ServiceError("no_series", _("No series is running at this table."))
+    if _table_playing(table_id):
+        raise ServiceError("game_running", _("The next game has already started."))
+    if not series.winner_seats:
+        raise ServiceError("no_winners", _("The last game was a draw: the lowest trump leads the next one."))
+    mine = series.entries.filter(player_id=getattr(by_player, "pk", None), seat__in=series.winner_seats).first()
+    if mine is None:
+        raise ServiceError("not_winner", _("Only the winners of the last game choose who leads the next one."))
+    if type(seat) is not int or seat not in series.winner_seats:
+        raise ServiceError("bad_seat", _("The next game can only be led by one of the winners."))
+    series.next_leader_seat = seat
+    series.next_leader_chosen_by = by_player
+    series.save(update_fields=["next_leader_seat", "next_leader_chosen_by"])
+    return series
+
+
+def next_first_attacker(table) -> int | None:
+    """The seat that leads the next game of a running series (003), or None (engine's own rule):
+    game.services.start_game passes it to engine.new_game(first_attacker=...)."""
+    from lobby.models import Seat  # noqa: PLC0415
+
+    table_id = _table_id(table)
+    series = _open_series(table_id)
+    if series is None or series.games_played == 0 or series.next_leader_seat is None:
+        return None
+    planned = {n: pid for n, pid, _bot in series.lineup}
+    now = {s.number: s.player_id for s in Seat.objects.filter(table_id=table_id)}
+    if any(now.get(n) != pid for n, pid in planned.items() if pid is not None):
+        return None  # other people sit down: a new series will start with the engine's rule
+    return series.next_leader_seat
+
+
+# ----------------------------------------------------------------------------- reads for pages
+
+def series_standings(table) -> dict | None:
+    """The latest series of a table (running or just finished) for the between-games panel: two
+    queries whatever the number of games."""
+    table_id = _table_id(table)
+    series = Series.objects.filter(table_id=table_id).order_by("-pk").first()
+    if series is None:
+        return None
+    entries = list(series.entries.select_related("player").order_by("-score", "seat"))
+    rank = 0
+    prev = None
+    for k, e in enumerate(entries, start=1):
+        if e.score != prev:
+            rank, prev = k, e.score
+        e.rank = rank
+        e.is_winner = e.seat in (series.winner_seats or [])
+    leader = next((e for e in entries if e.seat == series.next_leader_seat), None)
+    return {
+        "series": series,
+        "entries": entries,
+        "leader": leader,
+        "winner_entries": [e for e in sorted(entries, key=lambda x: x.seat) if e.is_winner],
+        "running": not series.finished and not series.broken,
+    }
+
+
+def club_tables(limit_preliminary: int = 50) -> tuple[list, list]:
+    """003: the club (top 10 by average result over full series) and the preliminary table
+    (players without a full series, by average result). Two queries."""
+    club = list(ClubStanding.objects.filter(excluded=False, full_series__gt=0).select_related("player")
+                .order_by("-full_average", "-full_games", "player__nick")[:CLUB_SIZE])
+    prelim = list(ClubStanding.objects.filter(excluded=False, full_series=0, games__gt=0)
+                  .select_related("player").order_by("-average", "-games", "player__nick")[:limit_preliminary])
+    return club, prelim

@@ -1,0 +1,121 @@
+// Replay player: steps through frames precomputed by the server (the game is over, every hand is shown).
+const root = document.getElementById("replay");
+const frames = JSON.parse(document.getElementById("replay-frames").textContent);
+const names = JSON.parse(document.getElementById("replay-names").textContent);
+const L = JSON.parse(document.getElementById("replay-labels").textContent);
+const seatsBox = root.querySelector(".rp-seats");
+const tableBox = root.querySelector(".rp-table");
+const caption = root.querySelector(".rp-caption");
+const pos = root.querySelector(".rp-pos");
+const seek = root.querySelector("[data-act=seek]");
+const roundSel = root.querySelector("[data-act=round]");
+const playBtn = root.querySelector("[data-act=play]");
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+let i = 0;
+let timer = null;
+
+function card(c, extra = "") {
+  const el = document.createElement("span");
+  if (!c) return el;
+  const suit = c.slice(-1);
+  el.className = `rp-card s${suit} ${extra}`;
+  el.textContent = c.slice(0, -1) + SUITS[suit];
+  el.setAttribute("aria-label", c);
+  return el;
+}
+
+function describe(f) {
+  if (!f.action) return L.deal;
+  const who = f.seat ? names[String(f.seat)] || `#${f.seat}` : "";
+  const a = f.action;
+  const verb = L[a.type] || a.type;
+  const c = a.card ? " " + a.card.slice(0, -1) + SUITS[a.card.slice(-1)] : "";
+  return `${who} ${verb}${c}`.trim();
+}
+
+function render() {
+  const f = frames[i];
+  seatsBox.replaceChildren();
+  const n = Object.keys(f.hands).length;
+  for (let s = 1; s <= n; s++) {
+    const row = document.createElement("div");
+    row.className = "rp-seat";
+    if (f.attacker === s) row.classList.add("attacker");
+    if (f.defender === s) row.classList.add("defender");
+    if (f.seat === s) row.classList.add("acted");
+    if (f.out.includes(s)) row.classList.add("out");
+    const head = document.createElement("div");
+    head.className = "rp-name";
+    let tag = "";
+    if (f.attacker === s) tag = ` · ${L.attacker}`;
+    if (f.defender === s) tag = ` · ${f.took ? L.taking : L.defender}`;
+    if (f.out.includes(s)) tag = ` · ${L.out}`;
+    if (f.result) {
+      if (f.result.draw) tag = ` · ${L.draw}`;
+      else if ((f.result.winners || []).includes(s)) tag = ` · ${L.winner}`;
+      else if ((f.result.losers || []).includes(s)) tag = ` · ${L.loser}`;
+    }
+    head.textContent = `${s}. ${names[String(s)] || ""}${tag}`;
+    const hand = document.createElement("div");
+    hand.className = "rp-hand";
+    const cards = f.hands[String(s)];
+    if (!cards.length) hand.textContent = L.empty_hand;
+    for (const c of cards) hand.append(card(c, c.slice(-1) === f.trump ? "trump" : ""));
+    row.append(head, hand);
+    seatsBox.append(row);
+  }
+  tableBox.replaceChildren();
+  for (const p of f.table) {
+    const pair = document.createElement("span");
+    pair.className = "rp-pair";
+    pair.append(card(p.attack));
+    if (p.defense) pair.append(card(p.defense, "def"));
+    tableBox.append(pair);
+  }
+  root.querySelector(".rp-trump").replaceChildren(document.createTextNode(`${L.trump}: `), card(f.trump_card, "trump"));
+  root.querySelector(".rp-counts").textContent = ` ${L.stock}: ${f.stock} · ${L.discard}: ${f.discard}`;
+  caption.textContent = `${L.round} ${f.round}: ${describe(f)}`;
+  pos.textContent = `${L.step} ${i} ${L.of} ${frames.length - 1}`;
+  seek.value = String(i);
+  let r = 0;
+  for (const o of roundSel.options) if (Number(o.value) <= i) r = o.index;
+  roundSel.selectedIndex = r;
+}
+
+function go(k) {
+  i = Math.max(0, Math.min(frames.length - 1, k));
+  render();
+  if (i === frames.length - 1) stop();
+}
+function stop() {
+  if (timer) clearInterval(timer);
+  timer = null;
+  playBtn.textContent = "▶";
+  playBtn.setAttribute("aria-label", L.play);
+}
+function play() {
+  if (i === frames.length - 1) i = 0;
+  timer = setInterval(() => go(i + 1), 700);
+  playBtn.textContent = "⏸";
+  playBtn.setAttribute("aria-label", L.pause);
+}
+
+root.addEventListener("click", (e) => {
+  const act = e.target.closest("button")?.dataset.act;
+  if (!act) return;
+  if (act === "play") return timer ? stop() : play();
+  stop();
+  if (act === "first") go(0);
+  if (act === "prev") go(i - 1);
+  if (act === "next") go(i + 1);
+  if (act === "last") go(frames.length - 1);
+});
+seek.addEventListener("input", () => { stop(); go(Number(seek.value)); });
+roundSel.addEventListener("change", () => { stop(); go(Number(roundSel.value)); });
+document.addEventListener("keydown", (e) => {
+  if (e.target.closest("input, select, textarea, button, a")) return;
+  if (e.key === "ArrowRight") { stop(); go(i + 1); }
+  else if (e.key === "ArrowLeft") { stop(); go(i - 1); }
+  else if (e.key === " ") { e.preventDefault(); timer ? stop() : play(); }
+});
+go(0);

@@ -1,0 +1,24 @@
+"""`{% load ratings_tags %}{% series_standings table %}`: the series panel for the table pages."""
+
+from __future__ import annotations
+
+from django import template
+
+from ratings import services
+
+register = template.Library()
+
+
+@register.inclusion_tag("ratings/series_standings.html", takes_context=True)
+def series_standings(context, table):
+    """Standings of the table's current (or just finished) series, and the leader choice (003)."""
+    standings = services.series_standings(table) if table is not None else None
+    user = context.get("user")
+    request = context.get("request")
+    can_choose = False
+    if standings and standings["running"] and user is not None and user.is_authenticated:
+        between_games = getattr(table, "status", "") != "playing"
+        can_choose = between_games and any(e.player_id == user.pk for e in standings["winner_entries"])
+    return {"standings": standings, "table": table, "can_choose": can_choose, "user": user,
+            "request": request, "csrf_token": context.get("csrf_token"),
+            "next": request.get_full_path() if request is not None else ""}

@@ -1,0 +1,194 @@
+"""Leaderboard, profiles, replays, the club table and the series leader choice (thin views)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
+from django.db.models import Prefetch
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from game.models import Game, GameSeat
+from ratings import services
+from ratings.charts import rating_chart
+from ratings.errors import ServiceError
+from ratings.models import START_RATING, VARIANTS, GameRecord, PlayerGame, Rating, RatingChange, RatingVariant
+from ratings.replay import ReplayError, replay, round_starts
+
+PER_PAGE = 25
+RECENT_GAMES = 15
+CHART_POINTS = 200
+
+
+def variant_labels() -> dict[str, str]:
+    return {"podkidnoy": _("Podkidnoy"), "perevodnoy": _("Perevodnoy")}
+
+
+def _competition_ranks(rows: list, first_rank: int, offset: int) -> None:
+    """Same rating → same rank; the next different rating gets its position (1, 2, 2, 4)."""
+    prev = None
+    for k, row in enumerate(rows):
+        if prev is None:
+            row.rank = first_rank
+        elif row.value == prev.value:
+            row.rank = prev.rank
+        else:
+            row.rank = offset + k + 1
+        prev = row
+
+
+def leaderboard(request):
+    labels = variant_labels()
+    variant = request.GET.get("variant", "")
+    problems = []
+    if variant and variant not in VARIANTS:
+        problems.append(_("There is no variant “%(variant)s”; showing all games.") % {"variant": variant[:30]})
+        variant = ""
+    base = RatingVariant.objects.filter(variant=variant) if variant else Rating.objects.all()
+    qs = base.filter(games__gt=0).select_related("player").order_by("-value", "-games", "player__nick")
+    paginator = Paginator(qs, PER_PAGE)
+    raw_page = request.GET.get("page", "1")
+    status = 200
+    try:
+        page = paginator.page(raw_page)
+    except (PageNotAnInteger, EmptyPage):
+        problems.append(_("There is no page “%(page)s” of the leaderboard (pages 1 to %(last)s); "
+                          "here is the first page.") % {"page": raw_page[:20], "last": paginator.num_pages})
+        page = paginator.page(1)
+        status = 404
+    rows = list(page.object_list)
+    if rows:
+        offset = page.start_index() - 1
+        first = 1 if offset == 0 else qs.filter(value__gt=rows[0].value).count() + 1
+        _competition_ranks(rows, first, offset)
+    mine = my_rank = None
+    if request.user.is_authenticated:
+        mine = base.filter(player=request.user, games__gt=0).first()
+        if mine is not None:
+            my_rank = qs.filter(value__gt=mine.value).count() + 1
+    return render(request, "ratings/leaderboard.html", {
+        "page": page, "rows": rows, "variant": variant, "variants": [(v, labels[v]) for v in VARIANTS],
+        "variant_label": labels.get(variant, ""), "problems": problems, "mine": mine, "my_rank": my_rank,
+        "mine_on_page": any(r.player_id == getattr(request.user, "pk", None) for r in rows),
+    }, status=status)
+
+
+def profile(request, nick: str):
+    Player = get_user_model()
+    player = get_object_or_404(Player.objects.select_related("rating"), nick__iexact=nick)
+    try:
+        rating = player.rating
+    except Rating.DoesNotExist:
+        rating = Rating(player=player)
+    labels = variant_labels()
+    variants = [v for v in player.variant_ratings.all() if v.games]
+    for v in variants:
+        v.label = labels.get(v.variant, v.variant)
+    favourite = max(variants, key=lambda v: (v.games, v.variant == "podkidnoy")) if variants else None
+    changes = list(RatingChange.objects.filter(player=player, voided=False).order_by("-pk")
+                   .values_list("rating_after", "delta", "created_at")[:CHART_POINTS])
+    changes.reverse()
+    points = []
+    if changes:
+        first_after, first_delta, first_when = changes[0]
+        points = [(first_after - first_delta, None)] + [(after, when) for after, _d, when in changes]
+    chart = rating_chart(points)
+    seats_qs = GameSeat.objects.select_related("player").order_by("number")
+    lines = list(
+        PlayerGame.objects.filter(player=player).select_related("record", "record__game")
+        .defer("record__game__state", "record__game__initial_state", "record__game__rules")
+        .prefetch_related(Prefetch("record__game__seats", queryset=seats_qs))
+        .order_by("-finished_at")[:RECENT_GAMES]
+    )
+    for line in lines:
+        seats = list(line.record.game.seats.all())
+        mine = next((s for s in seats if s.number == line.seat), None)
+        line.partner = None
+        if line.record.pairs and mine is not None:
+            line.partner = next((s for s in seats if s.number != line.seat and s.number % 2 == line.seat % 2), None)
+        line.opponents = [s for s in seats if s.number != line.seat and s is not line.partner]
+        line.variant_label = labels.get(line.record.variant, line.record.variant)
+        line.unrated_label = services.unrated_label(line.record.unrated_reason) if not line.record.rated else ""
+    return render(request, "ratings/profile.html", {
+        "player": player, "rating": rating, "variants": variants, "favourite": favourite, "chart": chart,
+        "lines": lines, "start_rating": START_RATING,
+        "win_percent": rating.win_percent,
+    })
+
+
+def game_replay(request, game_id: int):
+    game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
+    seats = list(game.seats.select_related("player").order_by("number"))
+    context = {"game": game, "seats": seats, "finished": game.status == Game.Status.FINISHED}
+    if not context["finished"]:
+        # An unfinished game shows no card at all (not even the viewer's own: the table page does that).
+        return render(request, "ratings/replay.html", context)
+    record = GameRecord.objects.filter(game=game).first()
+    deltas = {c.player_id: c for c in RatingChange.objects.filter(game=game)}
+    outcomes = services.seat_outcomes(game.result or {}, [s.number for s in seats])
+    for s in seats:
+        s.outcome = outcomes.get(s.number)
+        s.change = deltas.get(s.player_id) if s.player_id else None
+    events = list(game.events.order_by("seq").only("seq", "seat", "action"))
+    try:
+        frames, final = replay(game.initial_state, events)
+    except (ReplayError, ValueError) as e:
+        context["replay_error"] = str(e)
+        return render(request, "ratings/replay.html", context)
+    context.update({
+        "record": record,
+        "unrated_label": services.unrated_label(record.unrated_reason) if record and not record.rated else "",
+        "frames": frames,
+        "rounds": round_starts(frames),
+        "reproduces": final.to_json() == game.state,
+        "seat_names": {str(s.number): (s.player.nick if s.player else _("Bot")) for s in seats},
+        "replay_labels": {
+            "attack": _("attacks with"), "defend": _("beats with"), "transfer": _("transfers with"),
+            "take": _("takes the cards"), "pass": _("passes"), "swap_trump": _("swaps the trump for"),
+            "catch": _("catches"), "resign": _("leaves the game"), "end_check": _("the round closes"),
+            "set_bot_seats": _("a bot takes a seat over"), "deal": _("The deal"), "round": _("Round"),
+            "step": _("Step"), "of": _("of"), "stock": _("Stock"), "discard": _("Discard"),
+            "attacker": _("attacks"), "defender": _("defends"), "out": _("out"), "play": _("Play"),
+            "pause": _("Pause"), "draw": _("Draw"), "winner": _("won"), "loser": _("lost"), "trump": _("Trump"),
+            "empty_hand": _("no cards"), "taking": _("takes"),
+        },
+    })
+    return render(request, "ratings/replay.html", context)
+
+
+def club(request):
+    club_rows, prelim = services.club_tables()
+    for k, row in enumerate(club_rows, start=1):
+        row.rank = k
+    return render(request, "ratings/club.html", {"club": club_rows, "prelim": prelim,
+                                                 "club_size": services.CLUB_SIZE})
+
+
+@require_POST
+@login_required
+def choose_leader(request, table_id: int):
+    raw = request.POST.get("seat", "")
+    try:
+        seat = int(raw)
+    except ValueError:
+        seat = raw
+    try:
+        services.choose_series_leader(table_id, request.user, seat)
+    except ServiceError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(request, _("Saved: that player leads the next game."))
+    nxt = request.POST.get("next", "")
+    if nxt and url_has_allowed_host_and_scheme(nxt, allowed_hosts={request.get_host()},
+                                               require_https=request.is_secure()):
+        return redirect(nxt)
+    try:
+        return redirect(reverse("lobby:table", args=[table_id]))
+    except NoReverseMatch as e:
+        raise Http404 from e
