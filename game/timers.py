@@ -40,10 +40,22 @@ GAME_KINDS = ("turn", "check", "disconnect")
 TABLE_KINDS = ("countdown", "rematch", "inactive")
 KINDS = (*GAME_KINDS, *TABLE_KINDS, "heartbeat", "presence", "bot")
 
-# A socket can vanish without a disconnect event: a seat whose last ping is older than this is gone.
-HEARTBEAT_TIMEOUT = timedelta(seconds=getattr(settings, "TIMERS_HEARTBEAT_TIMEOUT", 25))
-# Safety net for bot moves whose scheduled task was lost: a bot awaited this long past the state change.
-BOT_GRACE = timedelta(seconds=getattr(settings, "TIMERS_BOT_GRACE", 4))
+
+
+def heartbeat_timeout() -> timedelta:
+    """A socket can vanish without a disconnect event: a seat whose last ping is older than this is gone."""
+    return timedelta(seconds=getattr(settings, "TIMERS_HEARTBEAT_TIMEOUT", 25))
+
+
+def bot_grace() -> timedelta:
+    """Safety net for bot moves whose queued task was lost: a bot awaited this long is moved by the sweep."""
+    return timedelta(seconds=getattr(settings, "TIMERS_BOT_GRACE", 4))
+
+
+def lobby_heartbeats() -> bool:
+    """Waiting-room seats are judged by Seat.last_seen only once the socket's pings refresh it
+    (lobby.services.touch_presence from the consumer's ping handler)."""
+    return bool(getattr(settings, "TIMERS_LOBBY_HEARTBEATS", False))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -213,7 +225,7 @@ def _fire_disconnect(seat_id: int, version: int | None, skip_locked: bool) -> Fi
 
 
 def _fire_heartbeat(seat_id: int, version: int | None, skip_locked: bool) -> Fired | None:
-    """A seat still marked connected whose last ping is older than HEARTBEAT_TIMEOUT: it is gone."""
+    """A seat still marked connected whose last ping is older than heartbeat_timeout(): it is gone."""
     from game.models import Game, GameSeat
 
     game_id = GameSeat.objects.filter(pk=seat_id).values_list("game_id", flat=True).first()
@@ -225,7 +237,7 @@ def _fire_heartbeat(seat_id: int, version: int | None, skip_locked: bool) -> Fir
         return None
     seat = (GameSeat.objects.select_related("player")
             .filter(pk=seat_id, connected=True, player__isnull=False,
-                    last_heartbeat__lt=Now() - HEARTBEAT_TIMEOUT).first())
+                    last_heartbeat__lt=Now() - heartbeat_timeout()).first())
     if seat is None:
         return None
     func = _service("game.services", "set_connected")
@@ -296,7 +308,7 @@ def _fire_presence(seat_id: int, version: int | None, skip_locked: bool) -> Fire
     if table is None:
         return None
     seat = Seat.objects.filter(pk=seat_id, connected=True, player__isnull=False,
-                               last_seen__lt=Now() - HEARTBEAT_TIMEOUT).values("player_id").first()
+                               last_seen__lt=Now() - heartbeat_timeout()).values("player_id").first()
     if seat is None:
         return None
     func = _service("lobby.services", "set_presence")
@@ -421,7 +433,7 @@ def _due() -> list[tuple[str, int, int | None, object]]:
         due.append(("disconnect", pk, None, deadline))
     for pk, beat in (GameSeat.objects.filter(game__status=Game.Status.PLAYING, connected=True,
                                              player__isnull=False,
-                                             last_heartbeat__lt=Now() - HEARTBEAT_TIMEOUT)
+                                             last_heartbeat__lt=Now() - heartbeat_timeout())
                      .order_by().values_list("pk", "last_heartbeat")):
         due.append(("heartbeat", pk, None, beat))
     for pk, version, deadline in (Table.objects.filter(status=Table.Status.COUNTDOWN,
@@ -434,23 +446,24 @@ def _due() -> list[tuple[str, int, int | None, object]]:
     for pk, deadline in (Seat.objects.filter(inactive_deadline__lte=Now())
                          .order_by().values_list("pk", "inactive_deadline")):
         due.append(("inactive", pk, None, deadline))
-    for pk, seen in (Seat.objects.filter(connected=True, player__isnull=False,
-                                         table__status__in=[Table.Status.WAITING, Table.Status.COUNTDOWN],
-                                         last_seen__lt=Now() - HEARTBEAT_TIMEOUT)
-                     .order_by().values_list("pk", "last_seen")):
-        due.append(("presence", pk, None, seen))
+    if lobby_heartbeats():
+        for pk, seen in (Seat.objects.filter(connected=True, player__isnull=False,
+                                             table__status__in=[Table.Status.WAITING, Table.Status.COUNTDOWN],
+                                             last_seen__lt=Now() - heartbeat_timeout())
+                         .order_by().values_list("pk", "last_seen")):
+            due.append(("presence", pk, None, seen))
     # Bots awaited for longer than BOT_GRACE: their scheduled move was lost (e.g. a worker restart).
     # The state changed at deadline - turn_seconds (every awaiting state restarts the turn timer).
     bot_games = (Game.objects.filter(status=Game.Status.PLAYING, deadline__isnull=False, deadline_kind="turn")
                  .filter(Q(seats__bot_level__gt="") | Q(seats__takeover_level__gt="")))
     if connection.vendor == "postgresql":  # narrow it in the database; SQLite (embedded) is small anyway
         bot_games = bot_games.filter(deadline__lte=Now() + ExpressionWrapper(
-            F("table__turn_seconds") * timedelta(seconds=1), output_field=DurationField()) - BOT_GRACE)
+            F("table__turn_seconds") * timedelta(seconds=1), output_field=DurationField()) - bot_grace())
     bot_games = (bot_games.annotate(db_now=Now()).order_by().distinct()
                  .values_list("pk", "version", "deadline_seats", "deadline", "table__turn_seconds", "db_now"))
     for pk, version, seats, deadline, turn_seconds, db_now in bot_games:
         changed = deadline - timedelta(seconds=turn_seconds or 30)
-        if db_now - changed >= BOT_GRACE and _awaited_bot_seats(pk, seats):
+        if db_now - changed >= bot_grace() and _awaited_bot_seats(pk, seats):
             due.append(("bot", pk, version, deadline))
     return due
 

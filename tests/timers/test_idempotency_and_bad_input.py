@@ -1,0 +1,160 @@
+"""A firing is harmless when it is a duplicate, late, stale, for a finished or deleted game, or when one
+row is broken: nothing changes, it is logged, and nothing raises out of the timers."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import pytest
+from django.db import connection
+from timers_kit import age_game, age_seat, age_table, awaited, legal, make_player, play, start_game
+
+from game import services, tasks, timers
+from game.models import Game, GameEvent, GameSeat
+from lobby.models import Table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def events(game) -> int:
+    return GameEvent.objects.filter(game=game).count()
+
+
+def test_the_same_turn_timeout_delivered_twice_fires_once():
+    a, b = make_player(), make_player()
+    _, game = start_game(a, b)
+    version = game.version
+    age_game(game.pk)
+    first = tasks.fire_deadline.run("turn", game.pk, version)
+    after_first = events(game)
+    second = tasks.fire_deadline.run("turn", game.pk, version)
+    assert (first, second) == (True, False)
+    assert events(game) == after_first == 1
+    assert timers.sweep() == []
+
+
+def test_a_timeout_that_arrives_after_the_player_moved_changes_nothing():
+    a, b = make_player(), make_player()
+    _, game = start_game(a, b)
+    players = {1: a, 2: b}
+    stale_version = game.version
+    leader = awaited(game)[0]
+    play(game, players[leader], next(x for x in legal(game, leader) if x["type"] == "attack"))
+    game.refresh_from_db()
+    age_game(game.pk)  # even with the new deadline overdue, the old firing must not act on it
+    assert timers.fire("turn", game.pk, stale_version, wait=True) is None
+    assert tasks.fire_deadline.run("turn", game.pk, stale_version) is False
+    assert GameEvent.objects.filter(game=game, source="timeout").count() == 0
+
+
+def test_an_early_eta_task_does_not_fire_before_the_database_clock_says_so():
+    a, b = make_player(), make_player()
+    _, game = start_game(a, b)
+    version = game.version
+    assert timers.fire("turn", game.pk, version, wait=True) is None  # 30 s left by the DB clock
+    assert tasks._early_by("turn", game.pk, version).total_seconds() > 25
+    game.refresh_from_db()
+    assert game.version == version
+
+
+def test_two_sweepers_at_once_fire_each_row_once():
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks with skip_locked need Postgres")
+    games = []
+    for _ in range(6):
+        games.append(start_game(make_player(), make_player())[1])
+    for game in games:
+        age_game(game.pk)
+    results: list[list] = []
+
+    def sweeper():
+        try:
+            results.append(timers.sweep())
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=sweeper) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    fired = [f.obj_id for batch in results for f in batch]
+    assert sorted(fired) == sorted(g.pk for g in games)
+    for game in games:
+        assert GameEvent.objects.filter(game=game, source="timeout").count() == 1
+
+
+@pytest.mark.parametrize("kind", ["turn", "check", "disconnect", "heartbeat", "countdown", "rematch", "inactive",
+                                  "presence", "bot"])
+def test_a_timer_for_a_deleted_object_is_a_quiet_no_op(kind):
+    assert timers.fire(kind, 987654321, 3, wait=True) is None
+    assert tasks.fire_deadline.run(kind, 987654321, 3) is False
+
+
+def test_an_unknown_kind_is_logged_not_raised(caplog):
+    with caplog.at_level(logging.ERROR, logger="game.timers"):
+        assert tasks.fire_deadline.run("nonsense", 1, 1) is False
+    assert "unknown deadline kind" in caplog.text
+
+
+def test_timers_for_a_finished_game_do_nothing():
+    a, b = make_player(), make_player()
+    table, game = start_game(a, b)
+    version = game.version
+    services.set_connected(game.pk, a, True)
+    services.set_connected(game.pk, a, False)
+    services.leave_game(game.pk, b)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    finished_version = game.version
+    for kind in ("turn", "check"):
+        assert tasks.fire_deadline.run(kind, game.pk, version) is False
+    seat = GameSeat.objects.get(game=game, player=a)
+    age_seat(game.pk, seat.number)
+    assert tasks.fire_deadline.run("disconnect", seat.pk, 0) is False
+    game.refresh_from_db()
+    assert game.version == finished_version
+    assert [f.kind for f in timers.sweep()] == []
+
+
+def test_a_player_reconnecting_to_a_finished_game_is_handled_quietly():
+    a, b = make_player(), make_player()
+    _, game = start_game(a, b)
+    services.leave_game(game.pk, a)
+    game.refresh_from_db()
+    result = dict(game.result)
+    services.set_connected(game.pk, a, True)
+    services.set_connected(game.pk, b, False)
+    services.set_connected(game.pk, b, True)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.result == result
+    assert not GameSeat.objects.filter(game=game, disconnect_deadline__isnull=False).exists()
+    assert timers.sweep() == []
+
+
+def test_a_stale_countdown_of_a_table_that_moved_on_does_nothing():
+    a, b = make_player(), make_player()
+    table, game = start_game(a, b)
+    table.refresh_from_db()
+    old_version = table.version - 1
+    age_table(table.pk, "countdown_deadline")  # a leftover column on a playing table
+    assert tasks.fire_deadline.run("countdown", table.pk, old_version) is False
+    assert Game.objects.filter(table=table).count() == 1
+    assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
+
+
+def test_one_broken_row_is_logged_and_never_stops_the_sweep(caplog):
+    a, b, c, d = (make_player() for _ in range(4))
+    _, broken = start_game(a, b)
+    _, healthy = start_game(c, d)
+    Game.objects.filter(pk=broken.pk).update(state={"garbage": True})
+    age_game(broken.pk, by=1)  # oldest first: the broken one is met first
+    age_game(healthy.pk)
+    with caplog.at_level(logging.ERROR, logger="game.timers"):
+        fired = timers.sweep()
+    assert [f.obj_id for f in fired] == [healthy.pk]
+    assert "failed" in caplog.text
+    assert GameEvent.objects.filter(game=healthy, source="timeout").count() == 1
+    # the broken row is retried with backoff, not hammered on every tick
+    assert timers.sweep() == []
