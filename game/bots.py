@@ -35,12 +35,19 @@ _pending: set[asyncio.Task] = set()
 
 
 def delay_range() -> tuple[float, float]:
-    lo, hi = getattr(settings, "BOT_DELAY_RANGE", (0.5, 1.5))
+    """settings.BOT_DELAY_RANGE, else env BOT_DELAY_RANGE="lo,hi" (e.g. for a live-server process), else 0.5-1.5 s."""
+    value = getattr(settings, "BOT_DELAY_RANGE", None)
+    if value is None and os.environ.get("BOT_DELAY_RANGE"):
+        try:
+            value = tuple(float(x) for x in os.environ["BOT_DELAY_RANGE"].split(",", 1))
+        except ValueError:
+            log.warning("ignoring a malformed BOT_DELAY_RANGE=%r", os.environ["BOT_DELAY_RANGE"])
+    lo, hi = value if value is not None and len(value) == 2 else (0.5, 1.5)
     return float(lo), float(hi)
 
 
 def scheduler() -> str:
-    chosen = getattr(settings, "BOT_SCHEDULER", None)
+    chosen = getattr(settings, "BOT_SCHEDULER", None) or os.environ.get("BOT_SCHEDULER")
     if chosen:
         return chosen
     return "celery" if getattr(settings, "TIMERS_BACKEND", "ticker") == "celery" else "loop"

@@ -47,6 +47,21 @@ def _language(scope) -> str:
 
 
 @database_sync_to_async
+def _touch_presence(table_id: int, player_id: int) -> None:
+    try:
+        from lobby import services as lobby_services
+    except ImportError:
+        return
+    fn = getattr(lobby_services, "touch_presence", None)
+    if fn is None:
+        return
+    try:
+        fn(table_id, player_id)
+    except Exception:
+        log.exception("lobby touch_presence(%s, %s) failed", table_id, player_id)
+
+
+@database_sync_to_async
 def _set_presence(table_id: int, player_id: int, connected: bool) -> None:
     try:
         from lobby import services as lobby_services
@@ -203,6 +218,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 await self.send_json({"type": "pong"})
                 if self.seat is not None and self.game_id is not None:
                     await database_sync_to_async(services.heartbeat)(self.game_id, self.user)
+                else:
+                    await _touch_presence(self.table_id, self.user.pk)
             elif kind in ("resync", "hello"):
                 await self._resync()
             elif kind == "action" and "action" in content:

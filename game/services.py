@@ -377,6 +377,10 @@ def apply_player_action(game_id: int, player, client_version: int, client_msg_id
             return _commit_change(game, new_state, seat=gs.number, action=action, source="player",
                                   client_msg_id=client_msg_id)
     except IntegrityError:  # the same message id raced in from two sockets: it was applied once
+        if not GameEvent.objects.filter(game_id=game_id, client_msg_id=client_msg_id,
+                                        seat__in=GameSeat.objects.filter(game_id=game_id, player=player)
+                                        .values("number")).exists():
+            raise
         game = Game.objects.get(pk=game_id)
         game._duplicate = True
         return game
@@ -443,7 +447,11 @@ def fire_turn_deadline(game_id: int, version: int) -> Game | None:
                 state = _apply_timeout(game, state, seat)
             except engine.IllegalAction:
                 log.exception("timeout for game %s seat %s refused", game_id, seat)
-        if game.version == version:
+        if game.version == version:  # nothing could be applied: keep the clock going, never a hot loop
+            log.warning("turn deadline of game %s at version %s applied nothing; re-armed", game_id, version)
+            _set_deadline(game, state)
+            game.save(update_fields=["deadline", "deadline_kind", "deadline_seats"])
+            transaction.on_commit(lambda: _schedule_timer(game.deadline_kind, game.pk, game.version, game.deadline))
             return None
         return _save_after_server_events(game, state)
 

@@ -76,3 +76,48 @@ async def drain(comm: WebsocketCommunicator, quiet: float = 0.1) -> list[dict]:
             frames.append(await comm.receive_json_from(timeout=quiet))
         except TimeoutError:
             return frames
+
+
+def play_out_with_bots(game_id: int, max_steps: int = 5000):
+    """Drive a game whose every awaited seat is a bot to its end through the services (the test is the clock)."""
+    from game import services
+    from game.models import Game
+
+    for _ in range(max_steps):
+        game = Game.objects.get(pk=game_id)
+        if game.status != Game.Status.PLAYING:
+            return game
+        if game.deadline_kind == Game.DeadlineKind.CHECK:
+            moved = False
+            for seat in range(1, len(game.state["hands"]) + 1):
+                if services.apply_bot_action(game_id, seat, game.version) is not None:
+                    moved = True
+                    break
+            if not moved:
+                services.fire_check_deadline(game_id, game.version)
+            continue
+        for seat in game.deadline_seats:
+            if services.apply_bot_action(game_id, seat, game.version) is not None:
+                break
+        else:
+            services.fire_turn_deadline(game_id, game.version)
+    raise AssertionError("the game did not end")
+
+
+def cards_in(obj) -> set[str]:
+    """Every card string anywhere in a JSON value."""
+    from game.engine import CARD_RE
+
+    found: set[str] = set()
+    stack = [obj]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if CARD_RE.match(item):
+                found.add(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found

@@ -1,0 +1,343 @@
+"""game.services: the one write path (version check, idempotent message ids, locking, replay)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.conf import settings as dj_settings
+
+from game import engine, services
+from game.errors import ServiceError
+from game.models import Game, GameEvent, GameSeat
+from tests.game.helpers import make_player, make_table, play_out_with_bots
+
+pytestmark = pytest.mark.django_db(transaction=True)
+POSTGRES = "postgresql" in dj_settings.DATABASES["default"]["ENGINE"]
+
+
+@pytest.fixture(autouse=True)
+def _no_auto_bots(settings):
+    settings.BOT_SCHEDULER = "off"
+
+
+def _two_humans(**kw):
+    a, b = make_player(), make_player()
+    table = make_table(humans=[a, b], **kw)
+    game = services.start_game(table.pk)
+    return a, b, table, game
+
+
+def _mover(game):
+    """(player, seat, legal actions) of the seat whose move is awaited."""
+    seat = game.deadline_seats[0]
+    gs = GameSeat.objects.select_related("player").get(game=game, number=seat)
+    view = engine.view_for(engine.GameState.from_json(game.state), seat)
+    return gs.player, seat, view["legal"]
+
+
+def _snapshot(game_id):
+    g = Game.objects.get(pk=game_id)
+    return g.version, g.state, GameEvent.objects.filter(game_id=game_id).count(), g.deadline
+
+
+def test_start_game_deals_from_the_table_seats_and_sets_the_first_deadline():
+    a, b, table, game = _two_humans(turn_seconds=60)
+    game.refresh_from_db()
+    assert game.version == 0 and game.status == "playing"
+    assert game.state == game.initial_state
+    assert [(s.number, s.player_id) for s in game.seats.all()] == [(1, a.pk), (2, b.pk)]
+    assert game.deadline_kind == "turn" and game.deadline_seats
+    assert 55 < (game.deadline - game.started_at).total_seconds() < 65
+    assert game.seed and int(game.seed) >= 0
+
+
+def test_a_second_start_while_a_game_runs_is_refused():
+    a, b, table, game = _two_humans()
+    with pytest.raises(ServiceError) as err:
+        services.start_game(table.pk)
+    assert err.value.code == "game_running"
+
+
+def test_a_legal_move_bumps_the_version_and_appends_one_event():
+    a, b, table, game = _two_humans()
+    player, seat, legal = _mover(game)
+    after = services.apply_player_action(game.pk, player, 0, "m1", legal[0])
+    assert after.version == 1
+    ev = GameEvent.objects.get(game=game)
+    assert (ev.seq, ev.seat, ev.action, ev.version, ev.client_msg_id, ev.source) == (1, seat, legal[0], 1, "m1",
+                                                                                       "player")
+    assert services.replay_state(Game.objects.get(pk=game.pk)) == Game.objects.get(pk=game.pk).state
+
+
+def test_a_stale_version_is_refused_and_changes_nothing():
+    a, b, table, game = _two_humans()
+    player, seat, legal = _mover(game)
+    services.apply_player_action(game.pk, player, 0, "m1", legal[0])
+    before = _snapshot(game.pk)
+    game = Game.objects.get(pk=game.pk)
+    player2, seat2, legal2 = _mover(game)
+    with pytest.raises(ServiceError) as err:
+        services.apply_player_action(game.pk, player2, 0, "m2", legal2[0])
+    assert err.value.code == "stale_version"
+    assert _snapshot(game.pk) == before
+
+
+def test_a_resent_message_id_is_applied_once_and_answered_again():
+    a, b, table, game = _two_humans()
+    player, seat, legal = _mover(game)
+    first = services.apply_player_action(game.pk, player, 0, "same-id", legal[0])
+    before = _snapshot(game.pk)
+    again = services.apply_player_action(game.pk, player, 0, "same-id", legal[0])  # stale version, but a resend
+    assert again.version == first.version == 1
+    assert getattr(again, "_duplicate", False)
+    assert _snapshot(game.pk) == before
+
+
+def test_an_engine_refusal_carries_the_engine_code_and_changes_nothing():
+    a, b, table, game = _two_humans()
+    player, seat, legal = _mover(game)
+    other = b if player == a else a
+    before = _snapshot(game.pk)
+    with pytest.raises(ServiceError) as err:
+        services.apply_player_action(game.pk, other, 0, "x1", {"type": "take"})
+    assert err.value.code in ("not_your_turn", "nothing_to_take")
+    hand = game.state["hands"][seat - 1]
+    missing = next(c for c in engine.deck_cards(36) if c not in hand)
+    with pytest.raises(ServiceError) as err:
+        services.apply_player_action(game.pk, player, 0, "x2", {"type": "attack", "card": missing})
+    assert err.value.code == "card_not_in_hand"
+    assert str(err.value.message)
+    assert _snapshot(game.pk) == before
+
+
+@pytest.mark.parametrize("action", [
+    None, [], "attack", {"type": 5}, {"type": "fly"}, {"type": "attack", "card": 7},
+    {"type": "attack", "card": "7S", "seat": 2}, {"type": "attack", "card": "x" * 100},
+])
+def test_malformed_actions_are_refused_before_the_engine(action):
+    a, b, table, game = _two_humans()
+    player, seat, legal = _mover(game)
+    before = _snapshot(game.pk)
+    with pytest.raises(ServiceError) as err:
+        services.apply_player_action(game.pk, player, 0, "bad", action)
+    assert err.value.code in ("bad_action", "unknown_action")
+    assert _snapshot(game.pk) == before
+
+
+def test_bad_ids_and_versions_and_strangers_are_refused():
+    a, b, table, game = _two_humans()
+    player, seat, legal = _mover(game)
+    stranger = make_player()
+    for args, code in [((0, "", legal[0]), "bad_id"), ((0, "x" * 65, legal[0]), "bad_id"),
+                       (("0", "ok", legal[0]), "bad_version"), ((True, "ok", legal[0]), "bad_version")]:
+        with pytest.raises(ServiceError) as err:
+            services.apply_player_action(game.pk, player, *args)
+        assert err.value.code == code
+    with pytest.raises(ServiceError) as err:
+        services.apply_player_action(game.pk, stranger, 0, "s", legal[0])
+    assert err.value.code == "not_seated"
+
+
+@pytest.mark.skipif(not POSTGRES, reason="row locks need Postgres")
+def test_two_threads_acting_at_once_exactly_one_applies():
+    a, b, table, game = _two_humans()
+    player, seat, legal = _mover(game)
+    assert len(legal) >= 2
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def act(i):
+        from django.db import connection as conn
+
+        try:
+            barrier.wait()
+            services.apply_player_action(game.pk, player, 0, f"t{i}", legal[i])
+            outcomes.append("ok")
+        except ServiceError as exc:
+            outcomes.append(exc.code)
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=act, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["ok", "stale_version"]
+    game = Game.objects.get(pk=game.pk)
+    assert game.version == 1 and GameEvent.objects.filter(game=game).count() == 1
+
+
+@pytest.mark.skipif(not POSTGRES, reason="row locks need Postgres")
+def test_the_same_message_from_two_threads_is_applied_once():
+    a, b, table, game = _two_humans()
+    player, seat, legal = _mover(game)
+    barrier = threading.Barrier(2)
+    versions = []
+
+    def act():
+        from django.db import connection as conn
+
+        try:
+            barrier.wait()
+            versions.append(services.apply_player_action(game.pk, player, 0, "dup", legal[0]).version)
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=act) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert versions == [1, 1]
+    assert GameEvent.objects.filter(game=game).count() == 1
+
+
+def test_a_failure_mid_transaction_leaves_nothing_half_written():
+    a, b, table, game = _two_humans()
+    player, seat, legal = _mover(game)
+    # a corrupt log row where the next event must go: the insert fails after the engine applied the move
+    GameEvent.objects.create(game=game, seq=1, seat=None, action={"type": "end_check"}, version=1, source="server")
+    before = _snapshot(game.pk)
+    with pytest.raises(Exception):  # noqa: B017  (the IntegrityError itself)
+        services.apply_player_action(game.pk, player, 0, "m1", legal[0])
+    assert _snapshot(game.pk) == before
+    assert not GameEvent.objects.filter(client_msg_id="m1").exists()
+
+
+def test_a_bot_move_carries_its_version_and_is_a_no_op_when_late():
+    player = make_player()
+    table = make_table(humans=[player], bots=["heuristic"])
+    game = services.start_game(table.pk)
+    game = Game.objects.get(pk=game.pk)
+    if 2 not in game.deadline_seats:  # let the human open so the bot is awaited
+        _, _, legal = _mover(game)
+        services.apply_player_action(game.pk, player, 0, "open", legal[0])
+        game = Game.objects.get(pk=game.pk)
+    assert services.apply_bot_action(game.pk, 2, game.version + 5) is None
+    assert services.apply_bot_action(game.pk, 1, game.version) is None  # a human's seat: never a bot move
+    moved = services.apply_bot_action(game.pk, 2, game.version)
+    assert moved is not None and moved.version == game.version + 1
+    assert GameEvent.objects.get(game=game, seq=moved.version).source == "bot"
+    assert services.apply_bot_action(game.pk, 2, game.version) is None  # the same move again: nothing
+
+
+def test_turn_deadline_plays_the_automatic_move_once():
+    a, b, table, game = _two_humans()
+    game = Game.objects.get(pk=game.pk)
+    seat = game.deadline_seats[0]
+    services.fire_turn_deadline(game.pk, game.version)
+    after = Game.objects.get(pk=game.pk)
+    assert after.version == game.version + 1
+    ev = GameEvent.objects.get(game=game, seq=after.version)
+    assert ev.source == "timeout" and ev.seat == seat
+    assert services.fire_turn_deadline(game.pk, game.version) is None
+    assert Game.objects.get(pk=game.pk).version == after.version
+
+
+def test_turn_deadline_with_timeout_lose_ends_the_game_and_records_the_timed_out_seat():
+    a, b, table, game = _two_humans(rules={"timeout": "lose"})
+    game = Game.objects.get(pk=game.pk)
+    seat = game.deadline_seats[0]
+    services.fire_turn_deadline(game.pk, game.version)
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == "finished" and game.finished_at
+    assert game.result["loser"] == seat and game.result["timed_out"] == [seat]
+    assert game.deadline is None
+    assert services.replay_state(game) == game.state
+
+
+def test_leaving_under_the_lose_policy_ends_the_game_as_his_loss():
+    a, b, table, game = _two_humans(disconnect_policy="lose")
+    services.leave_game(game.pk, b)
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == "finished"
+    assert game.result["loser"] == 2 and game.result["left"] == [2] and 1 in game.result["winners"]
+    with pytest.raises(ServiceError) as err:
+        services.leave_game(game.pk, b)
+    assert err.value.code == "game_finished"
+
+
+def test_leaving_under_the_bot_policy_hands_his_seat_to_a_bot():
+    a, b, c = make_player(), make_player(), make_player()
+    table = make_table(humans=[a, b, c], disconnect_policy="bot")
+    game = services.start_game(table.pk)
+    services.leave_game(game.pk, b)
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == "playing"
+    gs = GameSeat.objects.get(game=game, number=2)
+    assert gs.takeover_level == "heuristic" and gs.left_at is not None
+    assert 2 in game.state["bots"]
+    with pytest.raises(ServiceError) as err:
+        services.apply_player_action(game.pk, b, game.version, "late", {"type": "pass"})
+    assert err.value.code == "left_game"
+
+
+def test_everyone_leaving_under_the_bot_policy_archives_the_game():
+    a, b = make_player(), make_player()
+    table = make_table(humans=[a, b], disconnect_policy="bot")
+    game = services.start_game(table.pk)
+    services.leave_game(game.pk, a)
+    services.leave_game(game.pk, b)
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == "aborted" and sorted(game.result["left"]) == [1, 2]
+
+
+def test_takeover_and_hand_back_switch_the_seat_between_bot_and_person():
+    a, b = make_player(), make_player()
+    table = make_table(humans=[a, b], disconnect_policy="bot")
+    game = services.start_game(table.pk)
+    services.takeover(game.pk, 2)
+    assert GameSeat.objects.get(game=game, number=2).takeover_level
+    assert Game.objects.get(pk=game.pk).state["bots"] == [2]
+    services.hand_back(game.pk, b)
+    assert GameSeat.objects.get(game=game, number=2).takeover_level == ""
+    game = Game.objects.get(pk=game.pk)
+    assert game.state["bots"] == []
+    assert services.replay_state(game) == game.state
+
+
+def test_a_disconnect_under_the_lose_policy_becomes_a_loss_only_after_the_deadline():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    a, b, table, game = _two_humans(disconnect_policy="lose")
+    services.set_connected(game.pk, b, True)
+    services.set_connected(game.pk, b, False)
+    gs = GameSeat.objects.get(game=game, number=2)
+    assert not gs.connected and 25 < (gs.disconnect_deadline - timezone.now()).total_seconds() <= 30
+    assert services.fire_disconnect_deadline(game.pk, 2) is None  # not due yet
+    GameSeat.objects.filter(pk=gs.pk).update(disconnect_deadline=timezone.now() - timedelta(seconds=1))
+    services.fire_disconnect_deadline(game.pk, 2)
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == "finished" and game.result["loser"] == 2
+
+
+def test_a_player_back_in_time_keeps_his_seat():
+    a, b, table, game = _two_humans(disconnect_policy="lose")
+    services.set_connected(game.pk, b, True)
+    services.set_connected(game.pk, b, False)
+    services.set_connected(game.pk, b, True)
+    gs = GameSeat.objects.get(game=game, number=2)
+    assert gs.connected and gs.disconnect_deadline is None
+    assert services.fire_disconnect_deadline(game.pk, 2) is None
+    assert Game.objects.get(pk=game.pk).status == "playing"
+
+
+@pytest.mark.parametrize("rules,players,seed_hint", [
+    ({}, 2, 1), ({}, 4, 2), ({"variant": "perevodnoy"}, 4, 3), ({"cheater": True}, 3, 4),
+    ({"pairs": True}, 4, 5), ({"deck_size": 52, "throw_in": "anyone"}, 6, 6),
+    ({"variant": "perevodnoy", "cheater": True, "trump_swap": "all"}, 5, 7),
+])
+def test_bots_play_whole_games_and_the_log_replays_to_the_same_state(rules, players, seed_hint):
+    levels = ["heuristic", "random", "lowest"]
+    table = make_table(bots=[levels[(i + seed_hint) % 3] for i in range(players)], rules=rules)
+    game = services.start_game(table.pk)
+    game = play_out_with_bots(game.pk)
+    assert game.status == "finished" and game.finished_at and game.result is not None
+    assert set(game.result) >= {"loser", "losers", "winners", "draw", "left", "timed_out"}
+    events = list(GameEvent.objects.filter(game=game).order_by("seq"))
+    assert [e.seq for e in events] == list(range(1, game.version + 1))
+    assert services.replay_state(game) == game.state
