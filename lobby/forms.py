@@ -1,0 +1,130 @@
+"""Forms of the lobby: table settings (create and edit). The services validate again; forms only
+turn posted strings into the keyword values the services take."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from game.engine.rules import RULE_CHOICES, Rules
+
+from .models import Table
+from .presets import DEFAULT_PRESET, PRESETS
+from .rule_texts import RULE_LABELS, TABLE_LABELS, decode, encode, value_label
+
+AS_PRESET = ""  # "use the preset's value"
+
+
+def _rule_field(key: str, *, editing: bool) -> forms.ChoiceField:
+    label, help_text, source = RULE_LABELS[key]
+    default = Rules().to_dict()[key]
+    choices = [(encode(v), value_label(key, v)) for v in RULE_CHOICES[key]]
+    if not editing:
+        choices = [(AS_PRESET, _("as in the preset"))] + choices
+    help_line = f"{help_text} " + str(_("Default: %(value)s.") % {"value": value_label(key, default)})
+    if source:
+        help_line += " " + str(_("Source: %(src)s.") % {"src": source})
+    return forms.ChoiceField(label=label, help_text=help_line, choices=choices, required=False)
+
+
+class TableSettingsForm(forms.Form):
+    """Preset + table settings + every engine rule (the "advanced" section)."""
+
+    def __init__(self, *args, editing: bool = False, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.editing = editing
+        preset_choices = [(k, p.name) for k, p in PRESETS.items()]
+        if editing:
+            preset_choices = [(AS_PRESET, _("keep the rules below"))] + preset_choices
+        self.fields["preset"] = forms.ChoiceField(
+            label=_("Preset"), choices=preset_choices, required=False,
+            initial=AS_PRESET if editing else DEFAULT_PRESET, widget=forms.RadioSelect)
+        if not editing:
+            self.fields["name"] = forms.CharField(label=_("Table name"), max_length=60, required=False,
+                                                  help_text=_("Optional; shown in the lobby."))
+        seat_choices = [(str(n), str(n)) for n in range(2, 7)]
+        self.fields["seats_count"] = forms.TypedChoiceField(
+            label=TABLE_LABELS["seats_count"][0], help_text=TABLE_LABELS["seats_count"][1],
+            choices=([(AS_PRESET, _("as in the preset"))] if not editing else []) + seat_choices,
+            coerce=int, empty_value=None, required=False)
+        self.fields["turn_seconds"] = forms.TypedChoiceField(
+            label=TABLE_LABELS["turn_seconds"][0], help_text=TABLE_LABELS["turn_seconds"][1],
+            choices=[("30", _("30 s")), ("60", _("60 s")), ("90", _("90 s"))], coerce=int, initial="30")
+        self.fields["disconnect_policy"] = forms.ChoiceField(
+            label=TABLE_LABELS["disconnect_policy"][0], help_text=TABLE_LABELS["disconnect_policy"][1],
+            choices=Table.DisconnectPolicy.choices, initial=Table.DisconnectPolicy.LOSE)
+        self.fields["rules_setter"] = forms.ChoiceField(
+            label=TABLE_LABELS["rules_setter"][0], help_text=TABLE_LABELS["rules_setter"][1],
+            choices=Table.RulesSetter.choices, initial=Table.RulesSetter.HOST)
+        self.fields["start_policy"] = forms.ChoiceField(
+            label=TABLE_LABELS["start_policy"][0], help_text=TABLE_LABELS["start_policy"][1],
+            choices=Table.StartPolicy.choices, initial=Table.StartPolicy.ALL_READY)
+        self.fields["series_length"] = forms.TypedChoiceField(
+            label=TABLE_LABELS["series_length"][0], help_text=TABLE_LABELS["series_length"][1],
+            choices=([(AS_PRESET, _("as in the preset"))] if not editing else [])
+            + [("1", _("single game")), ("3", "3"), ("5", "5"), ("10", "10"), ("30", "30")],
+            coerce=int, empty_value=None, required=False)
+        if not editing:
+            self.fields["private"] = forms.BooleanField(
+                label=TABLE_LABELS["private"][0], help_text=TABLE_LABELS["private"][1], required=False)
+        for key in RULE_CHOICES:
+            self.fields[f"rule_{key}"] = _rule_field(key, editing=editing)
+
+    @classmethod
+    def for_table(cls, table: Table, data=None) -> TableSettingsForm:
+        initial = {
+            "preset": AS_PRESET,
+            "seats_count": str(table.seats_count),
+            "turn_seconds": str(table.turn_seconds),
+            "disconnect_policy": table.disconnect_policy,
+            "rules_setter": table.rules_setter,
+            "start_policy": table.start_policy,
+            "series_length": str(table.series_length),
+        }
+        rules = {**Rules().to_dict(), **(table.rules or {})}
+        for key in RULE_CHOICES:
+            initial[f"rule_{key}"] = encode(rules[key])
+        return cls(data, initial=initial, editing=True)
+
+    def table_fields(self):
+        names = ["name", "seats_count", "turn_seconds", "disconnect_policy", "rules_setter", "start_policy",
+                 "series_length", "private"]
+        return [self[n] for n in names if n in self.fields]
+
+    def rule_fields(self):
+        return [self[f"rule_{k}"] for k in RULE_CHOICES]
+
+    def settings(self, table: Table | None = None) -> dict:
+        """Keyword arguments for services.create_table / update_rules (only what was set / changed)."""
+        data = self.cleaned_data
+        out: dict = {}
+        preset = data.get("preset") or ""
+        if preset:
+            out["preset"] = preset
+        for name in ("name", "private"):
+            if name in data and data[name] not in (None, ""):
+                out[name] = data[name]
+        for name in ("seats_count", "turn_seconds", "series_length", "disconnect_policy", "rules_setter",
+                     "start_policy"):
+            value = data.get(name)
+            if value in (None, ""):
+                continue
+            if table is not None and getattr(table, name) == value:
+                continue
+            out[name] = value
+        if table is not None and preset:
+            return out  # editing: a chosen preset replaces the rules wholesale
+        current = {**Rules().to_dict(), **(table.rules or {})} if table is not None else None
+        for key in RULE_CHOICES:
+            raw = data.get(f"rule_{key}")
+            if raw in (None, AS_PRESET):
+                continue
+            value = decode(key, raw)
+            if current is not None and current[key] == value:
+                continue
+            out[key] = value
+        return out
+
+
+FILTER_VARIANTS = [("", _("any variant")), ("podkidnoy", _("podkidnoy")), ("perevodnoy", _("perevodnoy"))]
+FILTER_PLAYERS = [("", _("any size"))] + [(str(n), str(n)) for n in range(2, 7)]

@@ -1,0 +1,81 @@
+// Waiting room: live updates over the table socket, countdown display, heartbeat.
+// Frames: {"type":"lobby"} -> re-fetch the waiting-room fragment; {"type":"game_started"} or a
+// game "state" frame -> reload into the game table. Without a socket we poll the fragment.
+const config = JSON.parse(document.getElementById("room-config").textContent);
+const csrf = () => (document.cookie.match(/(?:^|; )csrftoken=([^;]+)/) || [])[1] || "";
+
+let socket = null;
+let retry = 0;
+let pollTimer = null;
+let tickTimer = null;
+let lastVersion = -1;
+
+function room() { return document.getElementById("room"); }
+
+function refresh() {
+  if (!window.htmx || !room()) return;
+  window.htmx.ajax("GET", config.room_url, { target: "#room", swap: "outerHTML" });
+}
+
+function startPolling() {
+  if (pollTimer) return;
+  pollTimer = setInterval(refresh, 3000);
+}
+function stopPolling() { clearInterval(pollTimer); pollTimer = null; }
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  try {
+    socket = new WebSocket(`${proto}//${location.host}${config.ws_path}`);
+  } catch (e) { startPolling(); return; }
+  socket.addEventListener("open", () => { retry = 0; stopPolling(); });
+  socket.addEventListener("message", (ev) => {
+    let msg; try { msg = JSON.parse(ev.data); } catch (e) { return; }
+    if (msg.type === "lobby") {
+      if (msg.version !== lastVersion) { lastVersion = msg.version; refresh(); }
+    } else if (msg.type === "game_started" || msg.type === "state") {
+      location.assign(config.table_url);
+    }
+  });
+  socket.addEventListener("close", (ev) => {
+    socket = null;
+    startPolling();  // keep the room fresh while we reconnect
+    if (ev.code === 4404 || ev.code === 4401) return;
+    retry = Math.min(retry + 1, 6);
+    setTimeout(connect, 500 * 2 ** retry);
+  });
+}
+
+// Heartbeat: keeps our seat marked connected in the waiting room; also pings the socket.
+setInterval(() => {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
+  if (room() && room().querySelector(".seat-me")) {
+    fetch(config.ping_url, { method: "POST", headers: { "X-CSRFToken": csrf() }, credentials: "same-origin" })
+      .catch(() => {});
+  }
+}, 10000);
+
+// 3-2-1: the server's deadline, corrected by the server clock offset of the fragment.
+function tick() {
+  clearInterval(tickTimer);
+  const r = room();
+  if (!r || r.dataset.status !== "countdown" || !r.dataset.deadline) return;
+  const offset = Date.parse(r.dataset.serverNow) - Date.now();
+  const deadline = Date.parse(r.dataset.deadline);
+  const show = () => {
+    const el = document.getElementById("countdown-n");
+    if (!el) { clearInterval(tickTimer); return; }
+    const left = (deadline - (Date.now() + offset)) / 1000;
+    el.textContent = left > 0 ? String(Math.ceil(left)) : config.strings.go;
+    if (left <= -1.5) { clearInterval(tickTimer); refresh(); }  // the game should be up: look again
+  };
+  show();
+  tickTimer = setInterval(show, 200);
+}
+
+document.body.addEventListener("htmx:afterSettle", (ev) => {
+  if (ev.target && (ev.target.id === "room" || ev.target.closest?.("#room"))) tick();
+});
+document.body.addEventListener("htmx:load", tick);
+tick();
+connect();

@@ -1,0 +1,345 @@
+"""Lobby pages (thin: every write goes through lobby.services)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Prefetch, Q
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import TemplateDoesNotExist, get_template
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from game.engine.rules import RULE_CHOICES, Rules
+
+from . import services
+from .errors import ServiceError
+from .forms import FILTER_PLAYERS, FILTER_VARIANTS, TableSettingsForm
+from .models import Seat, Table
+from .presets import PRESETS
+from .rule_texts import BOT_LEVELS, RULE_LABELS, TABLE_LABELS, value_label
+
+LIST_LIMIT = 60
+INVITES_KEY = "lobby_invites"
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _summary(table: Table) -> dict:
+    rules = {**Rules().to_dict(), **(table.rules or {})}
+    preset = PRESETS.get(table.preset)
+    seats = list(table.seats.all())
+    return {
+        "preset": preset.name if preset else _("custom rules"),
+        "deck": value_label("deck_size", rules["deck_size"]),
+        "variant": value_label("variant", rules["variant"]),
+        "pairs": rules["pairs"],
+        "cheater": rules["cheater"],
+        "timer": table.turn_seconds,
+        "humans": sum(1 for s in seats if s.player_id),
+        "bots": sum(1 for s in seats if s.bot_level),
+        "free": sum(1 for s in seats if s.is_free),
+        "seats": seats,
+    }
+
+
+def _rows(table: Table) -> list[tuple]:
+    """(label, value, help) for every setting of a table."""
+    rules = {**Rules().to_dict(), **(table.rules or {})}
+    preset = PRESETS.get(table.preset)
+    rows = [
+        (_("Preset"), preset.name if preset else _("custom rules"), preset.description if preset else ""),
+        (TABLE_LABELS["seats_count"][0], table.seats_count, TABLE_LABELS["seats_count"][1]),
+        (TABLE_LABELS["turn_seconds"][0], _("%(n)s s") % {"n": table.turn_seconds}, TABLE_LABELS["turn_seconds"][1]),
+        (TABLE_LABELS["disconnect_policy"][0], table.get_disconnect_policy_display(),
+         TABLE_LABELS["disconnect_policy"][1]),
+        (TABLE_LABELS["rules_setter"][0], table.get_rules_setter_display(), TABLE_LABELS["rules_setter"][1]),
+        (TABLE_LABELS["start_policy"][0], table.get_start_policy_display(), TABLE_LABELS["start_policy"][1]),
+        (TABLE_LABELS["series_length"][0],
+         _("single game") if table.series_length == 1 else table.series_length, TABLE_LABELS["series_length"][1]),
+    ]
+    for key in RULE_CHOICES:
+        label, help_text, _src = RULE_LABELS[key]
+        rows.append((label, value_label(key, rules[key]), help_text))
+    return rows
+
+
+def _can_view(request: HttpRequest, table: Table) -> bool:
+    if not table.private:
+        return True
+    code = request.GET.get("invite")
+    if services.invite_code_ok(table, code):
+        invites = set(request.session.get(INVITES_KEY, []))
+        invites.add(table.pk)
+        request.session[INVITES_KEY] = sorted(invites)
+        return True
+    if table.pk in request.session.get(INVITES_KEY, []):
+        return True
+    user = request.user
+    return bool(user.is_authenticated and (user.pk == table.host_id or user.is_staff
+                                           or table.seats.filter(player=user).exists()))
+
+
+def _table_or_404(request: HttpRequest, table_id: int) -> Table:
+    table = get_object_or_404(Table, pk=table_id)
+    if not _can_view(request, table):
+        raise Http404(_("This table is private: ask its host for the invite link."))
+    return table
+
+
+def _room_context(request: HttpRequest, table: Table, error: ServiceError | None = None) -> dict:
+    seats = list(table.seats.select_related("player").order_by("number"))
+    user = request.user
+    me = next((s for s in seats if user.is_authenticated and s.player_id == user.pk), None)
+    manager = user.is_authenticated and services.can_manage(table, user, seats)
+    rules = {**Rules().to_dict(), **(table.rules or {})}
+    blocker = services.start_blocker(table, seats) if table.status in services.OPEN_STATUSES else None
+    bots = sum(1 for s in seats if s.bot_level)
+    invite_url = None
+    if table.private and (manager or me is not None):
+        invite_url = request.build_absolute_uri(reverse("lobby:table", args=[table.pk]) + f"?invite={table.invite_code}")
+    return {
+        "table": table,
+        "seats": seats,
+        "me": me,
+        "manager": manager,
+        "rules": rules,
+        "summary": _summary(table),
+        "blocker": blocker,
+        "can_add_bot": manager and bots < table.seats_count - 1,
+        "bot_levels": BOT_LEVELS.items(),
+        "setter_id": services.rules_setter_id(table, seats),
+        "error": error,
+        "invite_url": invite_url,
+        "server_now": services.db_now().isoformat(),
+        "deadline": table.countdown_deadline.isoformat() if table.countdown_deadline else "",
+    }
+
+
+def _game_page(request: HttpRequest, table: Table) -> HttpResponse:
+    try:
+        get_template("game/table.html")
+        from game.views import table_context
+    except (TemplateDoesNotExist, ImportError):
+        game = table.games.order_by("-started_at").first() if hasattr(table, "games") else None
+        return render(request, "lobby/game_placeholder.html", {
+            "table": table, "game": game, "seat": None, "ws_url": f"/ws/tables/{table.pk}/"})
+    return render(request, "game/table.html", table_context(request, table))
+
+
+# ---------------------------------------------------------------- lobby list
+
+
+def index(request: HttpRequest) -> HttpResponse:
+    variant = request.GET.get("variant", "")
+    players = request.GET.get("players", "")
+    tables = (Table.objects.exclude(status=Table.Status.CLOSED).filter(private=False)
+              .select_related("host")
+              .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+              .annotate(free=Count("seats", filter=Q(seats__player__isnull=True, seats__bot_level="")))
+              .order_by("status", "-free", "-created_at"))
+    if variant in ("podkidnoy", "perevodnoy"):
+        tables = tables.filter(rules__variant=variant)
+    if players.isdigit():
+        tables = tables.filter(seats_count=int(players))
+    order = {Table.Status.WAITING: 0, Table.Status.COUNTDOWN: 1, Table.Status.REMATCH: 2, Table.Status.PLAYING: 3}
+    rows = sorted(tables[:LIST_LIMIT], key=lambda t: (order.get(t.status, 9), -t.free, -t.created_at.timestamp()))
+    context = {
+        "rows": [(t, _summary(t)) for t in rows],
+        "variant": variant,
+        "players": players,
+        "variants": FILTER_VARIANTS,
+        "player_options": FILTER_PLAYERS,
+        "mine": None,
+    }
+    if request.user.is_authenticated:
+        context["mine"] = (Seat.objects.filter(player=request.user, table__status__in=services.OPEN_STATUSES)
+                           .select_related("table").first())
+    if request.htmx:
+        return render(request, "lobby/_table_list.html", context)
+    return render(request, "lobby/index.html", context)
+
+
+@require_POST
+@login_required
+def quick_play(request: HttpRequest) -> HttpResponse:
+    try:
+        table = services.quick_play(request.user)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("lobby:index")
+    return redirect("lobby:table", table.pk)
+
+
+@login_required
+def create(request: HttpRequest) -> HttpResponse:
+    form = TableSettingsForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            table = services.create_table(request.user, **form.settings())
+        except ServiceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            return redirect("lobby:table", table.pk)
+    return render(request, "lobby/create.html", {"form": form, "presets": PRESETS.values()})
+
+
+def join(request: HttpRequest, code: str) -> HttpResponse:
+    table = Table.objects.filter(invite_code=code).exclude(status=Table.Status.CLOSED).first()
+    if table is None or not services.invite_code_ok(table, code):
+        raise Http404(_("This invite link is not valid any more."))
+    return redirect(reverse("lobby:table", args=[table.pk]) + f"?invite={code}")
+
+
+# ---------------------------------------------------------------- one table
+
+
+def table(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table_or_404(request, table_id)
+    if table.status in (Table.Status.PLAYING, Table.Status.REMATCH):
+        return _game_page(request, table)
+    context = _room_context(request, table)
+    context["ws_url"] = f"/ws/tables/{table.pk}/"
+    context["room_config"] = {
+        "ws_path": f"/ws/tables/{table.pk}/",
+        "room_url": reverse("lobby:room", args=[table.pk]),
+        "ping_url": reverse("lobby:ping", args=[table.pk]),
+        "table_url": reverse("lobby:table", args=[table.pk]),
+        "seated": context["me"] is not None,
+        "strings": {"starting": _("Starting in"), "go": _("Dealing…"), "offline": _("Reconnecting…")},
+    }
+    return render(request, "lobby/table.html", context)
+
+
+def room(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The waiting-room fragment (htmx). When a game runs, htmx is told to reload into the game table."""
+    table = _table_or_404(request, table_id)
+    if (table.status == Table.Status.COUNTDOWN and table.countdown_deadline is not None
+            and table.countdown_deadline <= services.db_now()):
+        # the timers fire this; a viewer arriving late nudges it too (idempotent)
+        services.fire_countdown(table.pk)
+        table.refresh_from_db()
+    if table.status in (Table.Status.PLAYING, Table.Status.REMATCH):
+        response = HttpResponse(status=204)
+        response["HX-Refresh"] = "true"
+        return response
+    return render(request, "lobby/_room.html", _room_context(request, table))
+
+
+ACTIONS = {"sit", "stand", "add_bot", "remove_bot", "ready", "unready", "cancel"}
+
+
+@require_POST
+def act(request: HttpRequest, table_id: int) -> HttpResponse:
+    """One waiting-room button. Answers with the fresh fragment (htmx) or a redirect."""
+    table = _table_or_404(request, table_id)
+    op = request.POST.get("op", "")
+    error = None
+    if not request.user.is_authenticated:
+        error = ServiceError("login_required", _("Sign in to play."))
+    elif op not in ACTIONS:
+        error = ServiceError("bad_action", _("Unknown action."))
+    else:
+        try:
+            number = int(request.POST.get("seat", "0") or 0)
+        except ValueError:
+            number = 0
+        user = request.user
+        try:
+            if op == "sit":
+                services.sit(table.pk, user, number)
+            elif op == "stand":
+                services.stand(table.pk, user)
+            elif op == "add_bot":
+                services.add_bot(table.pk, user, number, request.POST.get("level", "heuristic"))
+            elif op == "remove_bot":
+                services.remove_bot(table.pk, user, number)
+            elif op == "ready":
+                services.set_ready(table.pk, user, True)
+            elif op == "unready":
+                services.set_ready(table.pk, user, False)
+            elif op == "cancel":
+                services.cancel_countdown(table.pk, user)
+        except ServiceError as exc:
+            error = exc
+    table.refresh_from_db()
+    if request.htmx:
+        if table.status in (Table.Status.PLAYING, Table.Status.REMATCH):
+            response = HttpResponse(status=204)
+            response["HX-Refresh"] = "true"
+            return response
+        return render(request, "lobby/_room.html", _room_context(request, table, error))
+    if error is not None:
+        messages.error(request, str(error))
+    if table.status == Table.Status.CLOSED and op == "stand":
+        return redirect("lobby:index")
+    return redirect("lobby:table", table.pk)
+
+
+@require_POST
+def ready(request: HttpRequest, table_id: int) -> HttpResponse:
+    """«Готов» from the game table (rematch) — JSON answer; ready=0 takes it back."""
+    table = _table_or_404(request, table_id)
+    if not request.user.is_authenticated:
+        return JsonResponse({"ok": False, "code": "login_required", "message": _("Sign in to play.")}, status=403)
+    try:
+        services.set_ready(table.pk, request.user, request.POST.get("ready", "1") != "0")
+    except ServiceError as exc:
+        return JsonResponse({"ok": False, **exc.as_dict()}, status=400)
+    return JsonResponse({"ok": True})
+
+
+@require_POST
+def ping(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Waiting-room heartbeat from the page (keeps the seat marked connected)."""
+    if request.user.is_authenticated:
+        services.touch_presence(table_id, request.user.pk)
+    return HttpResponse(status=204)
+
+
+@login_required
+def edit_rules(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table_or_404(request, table_id)
+    if table.status not in services.OPEN_STATUSES:
+        return redirect("lobby:table", table.pk)
+    form = TableSettingsForm.for_table(table, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_rules(table.pk, request.user, **form.settings(table))
+        except ServiceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            return redirect("lobby:table", table.pk)
+    return render(request, "lobby/edit_rules.html", {
+        "form": form, "table": table, "presets": PRESETS.values(),
+        "manager": services.can_manage(table, request.user)})
+
+
+def table_rules(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table_or_404(request, table_id)
+    return render(request, "lobby/table_rules.html", {"table": table, "rows": _rows(table)})
+
+
+def rules(request: HttpRequest) -> HttpResponse:
+    defaults = Rules().to_dict()
+    settings_rows = []
+    for key in RULE_CHOICES:
+        label, help_text, source = RULE_LABELS[key]
+        settings_rows.append({
+            "label": label, "help": help_text, "source": source,
+            "default": value_label(key, defaults[key]),
+            "values": [value_label(key, v) for v in RULE_CHOICES[key]],
+        })
+    preset_rows = []
+    for p in PRESETS.values():
+        changes = [f"{RULE_LABELS[k][0]}: {value_label(k, v)}" for k, v in p.rules.items()]
+        if p.seats_count:
+            changes.append(f"{TABLE_LABELS['seats_count'][0]}: {p.seats_count}")
+        if p.series_length > 1:
+            changes.append(f"{TABLE_LABELS['series_length'][0]}: {p.series_length}")
+        preset_rows.append({"preset": p, "changes": changes})
+    return render(request, "lobby/rules.html", {"settings_rows": settings_rows, "preset_rows": preset_rows,
+                                                "table_rows": TABLE_LABELS.values()})
