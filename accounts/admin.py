@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from . import keys, services
 from .errors import ServiceError
@@ -90,7 +90,8 @@ class PlayerAdmin(admin.ModelAdmin):
                     self.log_change(request, player, _("Banned: %(reason)s") % {"reason": form.cleaned_data["reason"]})
                     done += 1
             if done:
-                self.message_user(request, _("Banned %(count)d player(s).") % {"count": done}, messages.SUCCESS)
+                self.message_user(request, ngettext("Banned %(count)d player.", "Banned %(count)d players.", done)
+                                  % {"count": done}, messages.SUCCESS)
             return None
         context = {
             **self.admin_site.each_context(request),
@@ -111,7 +112,8 @@ class PlayerAdmin(admin.ModelAdmin):
             services.unban(player, by=request.user)
             self.log_change(request, player, _("Ban lifted"))
             done += 1
-        self.message_user(request, _("Lifted the ban of %(count)d player(s).") % {"count": done}, messages.SUCCESS)
+        self.message_user(request, ngettext("Lifted the ban of %(count)d player.", "Lifted the ban of %(count)d players.",
+                                    done) % {"count": done}, messages.SUCCESS)
 
     @admin.action(description=gettext_lazy("Reset the recovery key of selected players (shows the new keys once)"))
     def reset_recovery_keys(self, request: HttpRequest, queryset: QuerySet[Player]) -> HttpResponse:

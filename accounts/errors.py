@@ -13,3 +13,6 @@ class ServiceError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+    def as_dict(self) -> dict:
+        return {"code": self.code, "message": self.message}
