@@ -154,3 +154,16 @@ def test_quick_play_puts_you_at_a_table(client_for, make_player):
     response = c.post(reverse("lobby:quick_play"))
     table = Table.objects.get()
     assert response["Location"] == reverse("lobby:table", args=[table.pk])
+
+
+def test_moderator_closes_a_table_with_a_reason_from_the_admin(client, table, make_player):
+    mod = make_player("mod", is_staff=True, is_superuser=True)
+    client.force_login(mod)
+    url = reverse("admin:lobby_table_changelist")
+    assert client.get(url).status_code == 200
+    page = client.post(url, {"action": "close_tables", "_selected_action": [table.pk]})
+    assert page.status_code == 200 and not Table.objects.filter(status=Table.Status.CLOSED).exists()
+    client.post(url, {"action": "close_tables", "_selected_action": [table.pk], "apply": "1",
+                      "reason": "Spam table"})
+    t = Table.objects.get(pk=table.pk)
+    assert t.status == Table.Status.CLOSED and t.closed_reason == "Spam table"
