@@ -41,6 +41,18 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
+    def __init__(self, **params: Any) -> None:
+        """Tunables default to the module constants; ``params`` overrides them (self-play tuning)."""
+        self.high_trump: int = params.pop("high_trump", HIGH_TRUMP)
+        self.cheap_rank: int = params.pop("cheap_rank", CHEAP_RANK)
+        self.deep_stock: int = params.pop("deep_stock", DEEP_STOCK)
+        self.pair_bonus: int = params.pop("pair_bonus", PAIR_BONUS)
+        self.take_cheaply: bool = params.pop("take_cheaply", True)
+        self.trump_transfer: bool = params.pop("trump_transfer", True)
+        self.plain_transfer: bool = params.pop("plain_transfer", True)
+        if params:
+            raise TypeError(f"unknown HeuristicBot params {sorted(params)}")
+
     def choose(self, view: View, rng: random.Random) -> Action | None:
         legal = view.get("legal") or []
         if not legal:
@@ -92,12 +104,20 @@ class HeuristicBot(Bot):
                 return shows[0]
             best = min(transfers, key=lambda a: _cost(a["card"], trump))
             tcost = _cost(best["card"], trump)
-            if plan_cost is None or tcost <= plan_cost or best["card"][-1] != trump:
+            is_trump = best["card"][-1] == trump
+            if is_trump and self.trump_transfer and (plan_cost is None or tcost <= plan_cost):
+                return best
+            if not is_trump and self.plain_transfer:
                 return best
 
         if plan is None:
             return take
-        if take is not None and stock > DEEP_STOCK and self._take_cheaply(plan, table, trump):
+        if (
+            self.take_cheaply
+            and take is not None
+            and stock > self.deep_stock
+            and self._take_cheaply(plan, table, trump)
+        ):
             return take
         target, card = plan[0]
         return {"type": "defend", "card": card, "target": target}
@@ -120,8 +140,7 @@ class HeuristicBot(Bot):
             plan.append((att, card))
         return plan
 
-    @staticmethod
-    def _take_cheaply(plan: list[tuple[str, str]], table: list[dict[str, Any]], trump: str | None) -> bool:
+    def _take_cheaply(self, plan: list[tuple[str, str]], table: list[dict[str, Any]], trump: str | None) -> bool:
         """Take instead of covering when the cover burns a high trump (or two trumps) on a small,
         low table while the stock is deep: 002 «Взять шесть карт в начале ... дешевле»."""
         trumps = [c for _, c in plan if c[-1] == trump]
@@ -132,7 +151,7 @@ class HeuristicBot(Bot):
             return False
         if any(p["attack"][-1] == trump for p in table):
             return False  # a trump lead is worth covering: it costs the attacker a trump too
-        high = any(RANK_INDEX[c[:-1]] >= HIGH_TRUMP for c in trumps)
+        high = any(RANK_INDEX[c[:-1]] >= self.high_trump for c in trumps)
         return high or len(trumps) >= 2
 
     # -- attack / throw-in -----------------------------------------------------------------
@@ -156,7 +175,7 @@ class HeuristicBot(Bot):
                 c = a["card"]
                 s = _cost(c, trump)
                 if c[-1] != trump:
-                    s -= PAIR_BONUS * (counts.get(rank_of(c), 1) - 1)
+                    s -= self.pair_bonus * (counts.get(rank_of(c), 1) - 1)
                 return (s, c)
 
             return min(attacks, key=lead_score)
@@ -170,7 +189,7 @@ class HeuristicBot(Bot):
                 if endgame and len(hand) == 1:
                     worth.append(a)  # our last card: playing it gets us out
                 continue
-            if endgame or RANK_INDEX[c[:-1]] <= CHEAP_RANK:
+            if endgame or RANK_INDEX[c[:-1]] <= self.cheap_rank:
                 worth.append(a)
         if worth:
             return min(worth, key=lambda a: (_cost(a["card"], trump), a["card"]))

@@ -1,0 +1,107 @@
+"""Bot-only games: the driver the benchmark and the bot tests use to pit bot levels.
+
+It plays the way the server does: the awaited seat's bot acts on ``view_for(state, seat)``; at a
+round start every seat that may swap the trump is asked; in cheater mode's check phase every
+seat that may catch is asked before ``end_check`` closes the round.
+"""
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.engine import (
+    GameState,
+    IllegalAction,
+    Rules,
+    apply_action,
+    end_check,
+    legal_actions,
+    new_game,
+    view_for,
+    whose_turn,
+)
+from game.engine.bots import choose_action
+
+
+class BotError(AssertionError):
+    """A bot chose an action outside its legal list (or none while awaited)."""
+
+
+@dataclass
+class BotGame:
+    """Outcome of one bot game: the result, and timing of the bots' decisions (view excluded)."""
+
+    result: dict[str, Any]
+    actions: int = 0
+    decisions: dict[str, int] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+def play_bot_game(
+    rules: Rules,
+    players: int,
+    seed: int,
+    levels: Mapping[int, str],
+    *,
+    strict: bool = True,
+) -> BotGame:
+    """Play one seeded game where seat k is played by bot ``levels[k]``; ``strict`` raises
+    BotError if a bot ever picks an action not in its view's legal list."""
+    rng = random.Random(seed)
+    s: GameState = new_game(rules, players, seed=seed, bot_seats=list(levels))
+    out = BotGame(result={})
+    decisions = out.decisions
+    seconds = out.seconds
+
+    def ask(seat: int, view: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        if view is None:
+            view = view_for(s, seat)
+        level = levels[seat]
+        t0 = time.process_time()
+        action = choose_action(level, view, rng)
+        seconds[level] = seconds.get(level, 0.0) + time.process_time() - t0
+        decisions[level] = decisions.get(level, 0) + 1
+        if strict and action is not None and action not in view["legal"]:
+            raise BotError(f"{level} at seat {seat} chose {action}, legal {view['legal']}")
+        return action
+
+    n = players
+    while s.phase != "over":
+        if s.phase == "check":
+            caught = False
+            for k in range(1, n + 1):
+                if legal_actions(s, k):
+                    a = ask(k)
+                    if a is not None:
+                        s = apply_action(s, k, a)
+                        out.actions += 1
+                        caught = True
+                        break
+            if not caught and s.phase == "check":
+                s = end_check(s)
+            continue
+        turn = whose_turn(s)
+        seat = turn[rng.randrange(len(turn))] if len(turn) > 1 else turn[0]
+        view = view_for(s, seat)
+        if not view["table"] and s.rules.trump_swap != "nobody":
+            # менка: at a round start anyone holding the lowest trump may swap it
+            for k in range(1, n + 1):
+                if k != seat and any(a["type"] == "swap_trump" for a in legal_actions(s, k)):
+                    a = ask(k)
+                    if a is not None and a["type"] == "swap_trump":
+                        s = apply_action(s, k, a)
+                        out.actions += 1
+                        view = view_for(s, seat)
+        a = ask(seat, view)
+        if a is None:
+            raise BotError(f"{levels[seat]} at awaited seat {seat} returned None")
+        try:
+            s = apply_action(s, seat, a)
+        except IllegalAction as e:
+            raise BotError(f"{levels[seat]} at seat {seat}: {a} refused: {e}") from e
+        out.actions += 1
+    out.result = s.result or {}
+    return out
