@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from django.conf import settings
 from django.db import connection
@@ -32,10 +33,32 @@ def healthz(request: HttpRequest) -> JsonResponse:
         try:
             import redis
 
-            redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2).ping()
+            client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+            try:
+                client.ping()
+            finally:
+                client.close()
             checks["redis"] = "ok"
         except Exception as exc:
             log.warning("healthz: redis check failed: %s", exc)
             checks["redis"] = "error"
             ok = False
-    return JsonResponse({"status": "ok" if ok else "error", **checks}, status=200 if ok else 503)
+    response = JsonResponse({"status": "ok" if ok else "error", **checks}, status=200 if ok else 503)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+class HealthzMiddleware:
+    """Answers /healthz before host validation and the HTTPS redirect.
+
+    Platform probes and container health checks call the container by its internal address, which is
+    not in ALLOWED_HOSTS and speaks plain HTTP; they must still get the real answer.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path == "/healthz" and request.method in ("GET", "HEAD"):
+            return healthz(request)
+        return self.get_response(request)

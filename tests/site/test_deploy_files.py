@@ -1,0 +1,84 @@
+"""The production process types exist and agree: Procfile, docker/compose.yml and docker/Dockerfile.
+
+Docker cannot run here, so these read the files; the commands they name are imported for real.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def procfile() -> dict[str, str]:
+    processes = {}
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, _, command = line.partition(":")
+            assert name.strip() not in processes, f"process type {name} twice"
+            processes[name.strip()] = command.strip()
+    return processes
+
+
+def compose_services() -> dict[str, str]:
+    """Each top-level service of compose.yml and the text of its block (a YAML subset: two-space indents)."""
+    text = (ROOT / "docker" / "compose.yml").read_text()
+    body = text.split("\nservices:\n", 1)[1]
+    body = re.split(r"\n(?=\S)", body, maxsplit=1)[0]  # up to the next top-level key
+    services: dict[str, str] = {}
+    current = None
+    for line in body.splitlines():
+        match = re.match(r"^  ([a-z][\w-]*):\s*$", line)
+        if match:
+            current = match.group(1)
+            services[current] = ""
+        elif current:
+            services[current] += line + "\n"
+    return services
+
+
+def test_procfile_has_release_web_worker_and_beat():
+    processes = procfile()
+    assert set(processes) == {"release", "web", "worker", "beat"}
+    assert processes["release"] == "python manage.py migrate --noinput"
+    assert processes["web"] == "daphne -b 0.0.0.0 -p $PORT durak_site.asgi:application"
+    assert processes["worker"].startswith("celery -A durak_site worker")
+    assert processes["beat"].startswith("celery -A durak_site beat")
+
+
+def test_compose_runs_web_worker_beat_postgres_redis_and_a_release_step():
+    services = compose_services()
+    assert {"release", "web", "worker", "beat", "postgres", "redis"} <= set(services)
+    assert "migrate" in services["release"]
+    assert '"celery", "-A", "durak_site", "worker"' in services["worker"]
+    assert '"celery", "-A", "durak_site", "beat"' in services["beat"]
+    for name in ("web", "worker", "postgres", "redis"):
+        assert "healthcheck:" in services[name], name
+    assert "/healthz" in services["web"]
+    for name in ("web", "worker", "beat"):
+        assert "service_completed_successfully" in services[name], f"{name} waits for migrations"
+    anchor = (ROOT / "docker" / "compose.yml").read_text().split("\nservices:", 1)[0]
+    assert "DATABASE_URL: postgres://" in anchor and "REDIS_URL: redis://redis:6379/0" in anchor
+    assert "SECRET_KEY: ${SECRET_KEY:?" in anchor
+
+
+def test_dockerfile_is_multi_stage_non_root_collects_static_and_runs_daphne_on_port():
+    text = (ROOT / "docker" / "Dockerfile").read_text()
+    stages = re.findall(r"^FROM (\S+) AS (\w+)", text, re.M)
+    assert stages == [("python:3.11-slim", "builder"), ("python:3.11-slim", "runtime")]
+    runtime = text.split("AS runtime", 1)[1]
+    assert "COPY --from=builder" in runtime
+    assert "collectstatic --noinput" in runtime and "SECRET_KEY=" in runtime
+    users = re.findall(r"^USER (\S+)", runtime, re.M)
+    assert users and users[-1] not in {"root", "0"}
+    cmd = re.findall(r"^CMD (.+)$", runtime, re.M)[-1]
+    assert "daphne" in cmd and "${PORT}" in cmd and "durak_site.asgi:application" in cmd
+
+
+def test_the_processes_named_by_the_files_exist():
+    from durak_site import celery_app
+    from durak_site.asgi import application
+
+    assert application is not None
+    assert celery_app.main == "durak_site"
