@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from game.engine.cards import BEATERS, BIT, CARD_STR, LOWEST_RANK, RANK_OF, SUIT_MASK
+from game.engine.cheater import catch, catch_targets
 from game.engine.checks import (
     card_field,
     honest_transfer_cards,
@@ -13,7 +14,6 @@ from game.engine.checks import (
     show_cards,
     transfer_problem,
 )
-from game.engine.cheater import catch, catch_targets
 from game.engine.errors import IllegalAction
 from game.engine.flow import (
     MAX_MOVES,
@@ -115,7 +115,7 @@ def _attack(s: GameState, i: int, a: dict) -> None:
     else:
         if i == s.defender:
             raise IllegalAction("not_your_turn", "the defender cannot throw in")
-        if not thrower_mask(s) >> i & 1:
+        if not s.elig >> i & 1:
             raise IllegalAction("not_your_turn", "you may not throw in to your partner")
         if s.rules.throw_in == "starter_first":
             if s.passed >> i & 1:
@@ -191,6 +191,7 @@ def _transfer(s: GameState, i: int, a: dict) -> None:
             raise IllegalAction("transfer_not_allowed", "no transfer with a trump at this table")
         _place_attack(s, i, c, honest)
     s.defender = nd
+    s.elig = thrower_mask(s)
     s.starter = i  # 000 §8: the transferrer throws in first
     s.passed = 0
     s.limit = min(round_cap(s), s.hands[nd].bit_count())
@@ -217,7 +218,7 @@ def _pass(s: GameState, i: int, a: dict) -> None:
         raise IllegalAction("not_your_turn", "lead a card: the table is empty")
     if i == s.defender:
         raise IllegalAction("not_your_turn", "the defender cannot pass; defend or take")
-    if not thrower_mask(s) >> i & 1:
+    if not s.elig >> i & 1:
         raise IllegalAction("not_your_turn", "you do not throw in this round")
     if s.passed >> i & 1:
         raise IllegalAction("already_passed", "you already passed")
@@ -305,8 +306,7 @@ def legal_actions(state: GameState, seat: Any) -> list[dict]:
             _defender_moves(s, i, hand, res)
             res.append({"type": "take"})
     else:
-        elig = thrower_mask(s)
-        if elig >> i & 1 and has_right(s, i, elig):
+        if has_right(s, i):
             m = throw_cards(s, i)
             if m:
                 while m:

@@ -114,10 +114,7 @@ def new_game(
     s.stall = 0
     s.best = 0
     s.dealer = dealer - 1
-    if first_attacker is not None:
-        lead = first_attacker - 1
-    else:
-        lead = _first_move(s)
+    lead = first_attacker - 1 if first_attacker is not None else _first_move(s)
     start_round(s, lead)
     return s
 

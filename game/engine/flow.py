@@ -48,20 +48,14 @@ def throw_cards(s: GameState, i: int) -> int:
 def starter_open(s: GameState) -> bool:
     """starter_first: the starter still holds the right (not passed and has something)."""
     st = s.starter
-    return (
-        bool(thrower_mask(s) >> st & 1)
-        and not (s.passed >> st & 1)
-        and throw_cards(s, st) != 0
-    )
+    return bool((s.elig & ~s.passed) >> st & 1) and throw_cards(s, st) != 0
 
 
-def has_right(s: GameState, i: int, elig: int | None = None) -> bool:
+def has_right(s: GameState, i: int) -> bool:
     """May seat i throw in now (table not empty)? starter_first (000 §7): the starter, then the
     others once he passed or has nothing; a pass is final. anyone (004): any eligible seat, a pass
     does not stop a later throw."""
-    if elig is None:
-        elig = thrower_mask(s)
-    if not (elig >> i & 1):
+    if not (s.elig >> i & 1):
         return False
     if s.rules.throw_in == "anyone":
         return True
@@ -72,23 +66,26 @@ def has_right(s: GameState, i: int, elig: int | None = None) -> bool:
 
 def open_throwers(s: GameState) -> tuple[int, ...]:
     """Seats whose throw-in (or pass) is awaited: with the right, not passed, something to throw."""
-    if not can_add(s):
+    if len(s.atk) >= s.limit or s.dfn.count(-1) >= s.hands[s.defender].bit_count():
         return ()
-    elig = thrower_mask(s) & ~s.passed
+    elig = s.elig & ~s.passed
     if not elig:
         return ()
-    cheater = s.rules.cheater
-    rmask = s.rmask
+    rules = s.rules
     hands = s.hands
-    if s.rules.throw_in == "starter_first":
+    rmask = -1 if rules.cheater else s.rmask
+    if rules.throw_in == "starter_first":
         st = s.starter
-        if elig >> st & 1 and (hands[st] if cheater else hands[st] & rmask):
+        if elig >> st & 1 and hands[st] & rmask:
             return (st,)
         elig &= ~(1 << st)
     res = []
-    for j in range(s.n):
-        if elig >> j & 1 and (hands[j] if cheater else hands[j] & rmask):
+    j = 0
+    while elig:
+        if elig & 1 and hands[j] & rmask:
             res.append(j)
+        elig >>= 1
+        j += 1
     return tuple(res)
 
 
@@ -100,8 +97,7 @@ def settle(s: GameState) -> None:
     if not s.atk:
         s.awaiting = (s.starter,)
         return
-    unbeaten = -1 in s.dfn
-    if unbeaten and not s.took:
+    if not s.took and -1 in s.dfn:
         s.awaiting = (s.defender,)
         return
     if not s.took and s.rules.auto_bito:  # 004: the round ends as soon as all are beaten
@@ -298,6 +294,7 @@ def start_round(s: GameState, lead: int) -> None:
     s.leader = lead
     s.starter = lead
     s.defender = next_opponent(s, lead)
+    s.elig = thrower_mask(s)
     s.took = False
     s.passed = 0
     s.shown = 0

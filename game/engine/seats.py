@@ -1,7 +1,10 @@
 """Seat geometry: who is active, partners, the next opponent clockwise (000 §3, §5; 003)."""
 from __future__ import annotations
 
-from game.engine.state import GameState
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from game.engine.state import GameState
 
 
 def is_active(s: GameState, i: int) -> bool:

@@ -9,6 +9,7 @@ from typing import Any
 
 from game.engine.cards import CARD_CODE, CARD_STR, RANK_OF, SUITS, from_strs, to_strs
 from game.engine.rules import Rules
+from game.engine.seats import thrower_mask
 
 STATE_FORMAT = 1
 
@@ -26,15 +27,10 @@ def _mask(seats: list[int]) -> int:
 
 
 class GameState:
-    """One Durak game. Treat as immutable from the outside: engine functions return new states."""
+    """One Durak game. Treat as immutable from the outside: engine functions return new states.
 
-    __slots__ = (
-        "rules", "n", "pairs", "hands", "stock", "trump", "trump_card", "discard", "gone",
-        "atk", "dfn", "atk_by", "cheats", "rmask", "leader", "starter", "defender", "took",
-        "passed", "limit", "round", "phase", "pending", "out", "out_mask", "result",
-        "swap_used", "shown", "banned", "bots", "seed", "rng_n", "moves", "last", "stall",
-        "best", "dealer", "awaiting",
-    )
+    Fields (all set by deal.new_game / from_json; "out" is replaced, never mutated):
+    """
 
     rules: Rules
     n: int                  # players
@@ -74,48 +70,18 @@ class GameState:
     best: int               # largest discard size seen
     dealer: int
     awaiting: tuple[int, ...]  # seat indexes whose action is awaited (cached by flow.settle)
+    elig: int               # cached thrower mask for the current defender (seats.thrower_mask)
 
     def copy(self) -> GameState:
-        """A new state sharing immutable parts; lists that actions change are copied."""
+        """A new state sharing immutable parts; the lists that actions change in place are
+        copied (a plain __dict__ copy is the cheapest clone CPython offers)."""
         c = object.__new__(GameState)
-        c.rules = self.rules
-        c.n = self.n
-        c.pairs = self.pairs
-        c.hands = self.hands[:]
-        c.stock = self.stock
-        c.trump = self.trump
-        c.trump_card = self.trump_card
-        c.discard = self.discard
-        c.gone = self.gone
-        c.atk = self.atk[:]
-        c.dfn = self.dfn[:]
-        c.atk_by = self.atk_by[:]
-        c.cheats = self.cheats
-        c.rmask = self.rmask
-        c.leader = self.leader
-        c.starter = self.starter
-        c.defender = self.defender
-        c.took = self.took
-        c.passed = self.passed
-        c.limit = self.limit
-        c.round = self.round
-        c.phase = self.phase
-        c.pending = self.pending
-        c.out = self.out  # replaced, never mutated
-        c.out_mask = self.out_mask
-        c.result = self.result
-        c.swap_used = self.swap_used
-        c.shown = self.shown
-        c.banned = self.banned
-        c.bots = self.bots
-        c.seed = self.seed
-        c.rng_n = self.rng_n
-        c.moves = self.moves
-        c.last = self.last
-        c.stall = self.stall
-        c.best = self.best
-        c.dealer = self.dealer
-        c.awaiting = self.awaiting
+        d = self.__dict__.copy()
+        d["hands"] = self.hands[:]
+        d["atk"] = self.atk[:]
+        d["dfn"] = self.dfn[:]
+        d["atk_by"] = self.atk_by[:]
+        c.__dict__ = d
         return c
 
     # --- read-only conveniences for callers (bots, bench, server) ---
@@ -158,7 +124,7 @@ class GameState:
                     "attack_honest": not (self.cheats >> k & 1),
                     "defense_honest": not (self.cheats >> (16 + k) & 1),
                 }
-                for k, (a, d) in enumerate(zip(self.atk, self.dfn))
+                for k, (a, d) in enumerate(zip(self.atk, self.dfn, strict=False))
             ],
             "leader": self.leader + 1,
             "starter": self.starter + 1,
@@ -238,6 +204,7 @@ class GameState:
             s.best = int(d["best"])
             s.dealer = int(d["dealer"]) - 1
             s.awaiting = tuple(int(x) - 1 for x in d["awaiting"])
+            s.elig = thrower_mask(s)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
             raise ValueError(f"malformed game state: {e!r}") from e
         return s

@@ -41,7 +41,7 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
         "hand": to_strs(s.hands[i]) if i >= 0 else [],
         "table": [
             {"attack": CARD_STR[a], "defense": CARD_STR[d] if d >= 0 else None}
-            for a, d in zip(s.atk, s.dfn)
+            for a, d in zip(s.atk, s.dfn, strict=False)
         ],
         "trump": SUITS[s.trump],
         "trump_card": CARD_STR[s.trump_card],

@@ -2,8 +2,17 @@
 import pytest
 from scenario_kit import act, game, hand
 
-from game.engine import IllegalAction, apply_action, end_check, legal_actions, view_for, whose_turn
-from game.engine import deck_cards, new_game, Rules
+from game.engine import (
+    IllegalAction,
+    Rules,
+    apply_action,
+    deck_cards,
+    end_check,
+    legal_actions,
+    new_game,
+    view_for,
+    whose_turn,
+)
 
 C1 = ["6C", "7S", "7H", "8D", "9S", "QD"]
 C2 = ["8S", "9H", "10H", "JS", "KS", "7C"]

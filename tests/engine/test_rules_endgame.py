@@ -3,7 +3,6 @@ from scenario_kit import act, game, hand
 
 from game.engine import view_for, whose_turn
 
-
 # Two players, no refill: seat 1 empties his hand, seat 2 keeps cards.
 D1 = ["6S", "6H", "6D", "6C", "8D", "8C"]
 D2 = ["8S", "8H", "9S", "9H", "10S", "10H"]
