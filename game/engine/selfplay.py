@@ -92,6 +92,17 @@ KNOWN_BUG_NAMES = ("table_lost_at_end",)
 KNOWN_BUGS: set[str] = set()
 
 
+def known_bugs_present() -> set[str]:
+    """Which known engine bugs still reproduce (so a skip lifts itself once the engine is fixed)."""
+    present = set()
+    s = new_game(Rules(), 2, seed=1)
+    lead = whose_turn(s)[0]
+    s = resign(apply_action(s, lead, legal_actions(s, lead)[0]), lead)
+    if sum(len(v) for v in card_places(s).values()) != 36:
+        present.add("table_lost_at_end")
+    return present
+
+
 class InvariantError(AssertionError):
     """An engine invariant does not hold (message says which and where)."""
 
