@@ -22,8 +22,10 @@ Policies chosen here (see also the issue and DESIGN.md):
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
+import threading
 from datetime import datetime, timedelta
 
 from django.db import connection, models, transaction
@@ -786,8 +788,19 @@ def _send(table_id, event: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    try:
+
+    def go() -> None:
         async_to_sync(layer.group_send)(f"table-{table_id}", event)
+
+    try:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            go()
+        else:  # called from a thread that runs an event loop: send from a helper thread
+            worker = threading.Thread(target=go, daemon=True)
+            worker.start()
+            worker.join(timeout=5)
     except Exception:  # a broken layer must not break the write that already committed
         log.exception("broadcast to table-%s failed", table_id)
 
