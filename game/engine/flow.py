@@ -258,13 +258,7 @@ def set_result(
     s.phase = "over"
     s.pending = None
     s.awaiting = ()
-    s.atk = []
-    s.dfn = []
-    s.atk_by = []
-    s.cheats = 0
-    s.rmask = 0
-    s.took = False
-    s.passed = 0
+    # a game ended mid-round (resign, timeout, cap) leaves its cards on the table
 
 
 def resign_result(s: GameState, i: int, reason: str) -> None:

@@ -69,6 +69,8 @@ class Rules:
     def __post_init__(self) -> None:
         for f in fields(self):
             _check(f.name, getattr(self, f.name))
+        # cached for to_dict (views call it on every frame); not a dataclass field
+        object.__setattr__(self, "_as_dict", asdict(self))
 
     @classmethod
     def from_dict(cls, d: Any) -> Rules:
@@ -83,8 +85,8 @@ class Rules:
         return cls(**d)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict of every field."""
-        return asdict(self)
+        """JSON-ready dict of every field (a fresh copy)."""
+        return dict(self._as_dict)
 
     @property
     def transfers(self) -> bool:
