@@ -10,6 +10,7 @@ import logging
 from datetime import timedelta
 
 from celery import shared_task
+from celery.signals import worker_process_init, worker_ready
 from django.db.models.functions import Now
 
 from game import timers
@@ -102,3 +103,25 @@ def sweep_deadlines(limit: int = 500) -> int:
 def bot_move(game_id: int, seat: int | None, version: int | None) -> None:
     """A bot's move, scheduled by the game services with timers.schedule("bot", game_id, version, at, seat=n)."""
     timers.run_bot_move(game_id, seat, version)
+
+
+@worker_ready.connect
+def _warm_up_imports(**kwargs) -> None:
+    """Import the services (and the engine) before the first deadline rather than during it."""
+    try:
+        import game.services  # noqa: F401
+        import lobby.services  # noqa: F401
+    except Exception:
+        logger.warning("timers: warm-up imports failed (the first task will do them)", exc_info=True)
+
+
+@worker_process_init.connect
+def _warm_up_child(**kwargs) -> None:
+    """A prefork child: imports plus its own database connection (never one inherited from the parent)."""
+    _warm_up_imports()
+    try:
+        from django.db import connection
+
+        connection.ensure_connection()
+    except Exception:
+        logger.warning("timers: could not open the database connection early", exc_info=True)

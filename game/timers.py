@@ -27,7 +27,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -153,9 +153,13 @@ def fire(kind: str, obj_id: int, version: int | None = None, *, wait: bool = Fal
     except KeyError:
         logger.error("timers: unknown deadline kind %r for %s", kind, obj_id)
         return None
+    started = time.monotonic()
     try:
         with transaction.atomic():
-            return firer(obj_id, version, not wait)
+            result = firer(obj_id, version, not wait)
+        if result is not None:  # lateness of the committed firing, not just of taking the lock
+            result = replace(result, late_ms=result.late_ms + (time.monotonic() - started) * 1000.0)
+        return result
     except Exception as exc:
         if _key is not None:
             _backoff.mark(_key)
@@ -495,22 +499,6 @@ def _note_fired(result: Fired) -> None:
         logging.DEBUG
     logger.log(level, "timers: fired %s %s v%s, %.0f ms late", result.kind, result.obj_id, result.version,
                result.late_ms)
-    key = os.environ.get("TIMERS_RECORD_REDIS_KEY")
-    if key:  # the benchmark (bench_timers) collects lateness from the worker processes
-        _record(key, result)
-
-
-def _record(key: str, result: Fired) -> None:
-    try:
-        import json
-
-        import redis
-
-        client = redis.Redis.from_url(settings.REDIS_URL)
-        client.rpush(key, json.dumps({"kind": result.kind, "id": result.obj_id, "version": result.version,
-                                      "late_ms": result.late_ms}))
-    except Exception:
-        logger.warning("timers: could not record a firing for the benchmark", exc_info=True)
 
 
 def _reset_connection() -> None:

@@ -28,6 +28,23 @@ def _fast_password_hashing(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+def _live_server_setup(set_database_connection, django_db_blocker) -> None:
+    """In the daphne child: the test database, and timers as in the embedded default (the in-process
+    ticker fires countdowns, turn timers and disconnects; bots move on the server's loop) even when
+    REDIS_URL makes TIMERS_BACKEND "celery": no Celery worker serves the live server."""
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    if not (str(db["NAME"]) == str(db.get("TEST", {}).get("NAME")) or str(db["NAME"]).startswith("test_")):
+        set_database_connection()  # (on Postgres the forked settings already name the test DB: no test_test_…)
+    django_db_blocker.unblock()  # the fork may have copied pytest-django's block; this process serves the DB
+
+    from game import timers
+
+    settings.TIMERS_BACKEND = "ticker"
+    timers.start_ticker()
+
+
 @pytest.fixture(scope="session")
 def asgi_live_server(django_db_setup, django_db_blocker) -> Iterator[str]:
     """A real daphne process serving the full ASGI app (HTTP + WebSockets) on the test database.
@@ -44,7 +61,7 @@ def asgi_live_server(django_db_setup, django_db_blocker) -> Iterator[str]:
     process = DaphneProcess(
         "127.0.0.1",
         partial(make_application, static_wrapper=ASGIStaticFilesHandler),
-        setup=set_database_connection,
+        setup=partial(_live_server_setup, set_database_connection, django_db_blocker),
     )
     process.start()
     while not process.ready.wait(timeout=1):

@@ -1,0 +1,238 @@
+"""How late do deadlines fire? A benchmark of the timers, not a test.
+
+    python manage.py bench_timers --games 200 --deadline-ms 500
+
+Creates ``--games`` real two-player tables (through lobby.services: seated, «Готов», the 3 s countdown
+is fired by the timers and game.services.start_game deals), then runs two rounds:
+
+1. normal running: every game's turn deadline is set ``--deadline-ms`` ahead (staggered as they are
+   set) and scheduled like the services do; lateness = when the timeout move was written
+   (GameEvent.created_at) minus the deadline.
+2. kill -9: the deadlines are set and scheduled again, the worker is killed with SIGKILL while it holds
+   the eta tasks, and restarted; Celery beat's sweep must fire every one of them ("lost" must be 0).
+
+With TIMERS_BACKEND "celery" (REDIS_URL set) it spawns its own worker and beat (``--no-spawn`` uses
+the ones already running and skips round 2); with "ticker" it runs the in-process ticker instead.
+Writing the deadline columns directly is the benchmark's way of making time pass quickly; the bench
+rows (players "bench…", their tables and games) are deleted at the end unless ``--keep``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from datetime import timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.db.models.functions import Now
+
+BASE_DIR = Path(settings.BASE_DIR)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    k = max(0, min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+class Command(BaseCommand):
+    help = "Measure deadline lateness (p50/p99/max) normally and across a kill -9 of the Celery worker."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--games", type=int, default=200)
+        parser.add_argument("--deadline-ms", type=int, default=500, help="each deadline is this far ahead")
+        parser.add_argument("--spread-ms", type=int, default=0,
+                            help="extra random spread of the deadlines (0: only the natural stagger)")
+        parser.add_argument("--pool", default="prefork", help="worker pool: prefork (default) or solo")
+        parser.add_argument("--concurrency", type=int, default=0, help="worker processes (0: Celery's default)")
+        parser.add_argument("--down-seconds", type=float, default=2.0, help="how long the worker stays dead")
+        parser.add_argument("--no-spawn", action="store_true", help="use the worker and beat already running")
+        parser.add_argument("--keep", action="store_true", help="keep the bench tables, games and players")
+        parser.add_argument("--timeout", type=float, default=60.0, help="give up waiting after this many seconds")
+
+    # ------------------------------------------------------------------ processes
+
+    def _spawn(self, args: list[str], name: str) -> subprocess.Popen:
+        log = open(self.log_dir / name, "ab")  # noqa: SIM115 (lives as long as the process)
+        env = {**os.environ, "TIMERS_TICKER": "0", "PYTHONUNBUFFERED": "1"}
+        return subprocess.Popen([sys.executable, "-m", "celery", "-A", "durak_site", *args], cwd=BASE_DIR, env=env,
+                                stdout=log, stderr=subprocess.STDOUT)
+
+    def start_worker(self) -> None:
+        from durak_site.celery import app
+
+        args = ["worker", "-l", "info", "-P", self.pool, "-n", self.worker_name, "--without-gossip",
+                "--without-mingle"]
+        if self.concurrency:
+            args += ["-c", str(self.concurrency)]
+        t0 = time.monotonic()
+        self.worker = self._spawn(args, "worker.log")
+        while time.monotonic() - t0 < 60:
+            if self.worker.poll() is not None:
+                raise CommandError(f"the worker exited ({self.worker.returncode}); see {self.log_dir}/worker.log")
+            if app.control.ping(destination=[self.worker_name], timeout=0.5):
+                self.stdout.write(f"  worker up in {time.monotonic() - t0:.1f} s")
+                return
+        raise CommandError("the worker did not answer within 60 s")
+
+    def kill_worker(self) -> None:
+        if self.worker is not None and self.worker.poll() is None:
+            os.kill(self.worker.pid, signal.SIGKILL)
+            self.worker.wait(10)
+            # prefork children notice their parent is gone and exit; give them a moment
+            time.sleep(0.2)
+
+    def stop_all(self) -> None:
+        for proc in (self.worker, self.beat):
+            if proc is not None and proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(15)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+
+    # ------------------------------------------------------------------ the games
+
+    def make_games(self, count: int) -> list[int]:
+        from accounts.models import Player
+        from game.models import Game
+        from lobby import services as lobby
+
+        tag = uuid.uuid4().hex[:6]
+        table_ids = []
+        t0 = time.monotonic()
+        for i in range(count):
+            a = Player.objects.create_user(f"bench{tag}a{i}")
+            b = Player.objects.create_user(f"bench{tag}b{i}")
+            self.player_ids += [a.pk, b.pk]
+            table = lobby.create_table(a, seats_count=2, turn_seconds=30, name=f"bench {tag} {i}")
+            lobby.sit(table.pk, b, 2)
+            lobby.set_ready(table.pk, a, True)
+            lobby.set_ready(table.pk, b, True)
+            table_ids.append(table.pk)
+        self.table_ids += table_ids
+        self.stdout.write(f"  {count} tables seated and ready in {time.monotonic() - t0:.1f} s; "
+                          "waiting for the timers to fire their 3 s countdowns")
+        deadline = time.monotonic() + 3 + self.timeout
+        while time.monotonic() < deadline:
+            started = Game.objects.filter(table_id__in=table_ids).count()
+            if started == count:
+                break
+            time.sleep(0.2)
+        games = list(Game.objects.filter(table_id__in=table_ids).values_list("pk", flat=True))
+        self.stdout.write(f"  {len(games)}/{count} games started by their countdown")
+        return games
+
+    def set_deadlines(self, games: list[int], ms: int, spread_ms: int) -> dict[int, tuple[int, object]]:
+        """Each game's turn deadline `ms` (+ random spread) from the DB's now; scheduled like the services do."""
+        import random
+
+        from game import timers
+        from game.models import Game
+
+        targets = {}
+        for game_id in games:
+            ahead = ms + (random.uniform(0, spread_ms) if spread_ms else 0)
+            Game.objects.filter(pk=game_id).update(deadline=Now() + timedelta(milliseconds=ahead))
+            version, deadline = Game.objects.filter(pk=game_id).values_list("version", "deadline").get()
+            timers.schedule("turn", game_id, version, deadline)
+            targets[game_id] = (version, deadline)
+        return targets
+
+    def collect(self, targets: dict[int, tuple[int, object]], wait_until: float) -> tuple[list[float], list[int]]:
+        from game.models import GameEvent
+
+        fired: dict[int, object] = {}
+        while time.monotonic() < wait_until and len(fired) < len(targets):
+            rows = GameEvent.objects.filter(game_id__in=[g for g in targets if g not in fired], source="timeout")
+            for game_id, version, created in rows.values_list("game_id", "version", "created_at"):
+                if version == targets[game_id][0] + 1:
+                    fired[game_id] = created
+            time.sleep(0.1)
+        lateness = [(fired[g] - targets[g][1]).total_seconds() * 1000 for g in fired]
+        lost = [g for g in targets if g not in fired]
+        return lateness, lost
+
+    def report(self, title: str, lateness: list[float], lost: list[int], total: int) -> None:
+        if lateness:
+            self.stdout.write(self.style.SUCCESS(
+                f"{title}: fired {len(lateness)}/{total}, lost {len(lost)}; lateness ms "
+                f"p50 {percentile(lateness, 50):.0f}  p90 {percentile(lateness, 90):.0f}  "
+                f"p99 {percentile(lateness, 99):.0f}  max {max(lateness):.0f}  min {min(lateness):.0f}  "
+                f"mean {statistics.fmean(lateness):.0f}"))
+        else:
+            self.stdout.write(self.style.ERROR(f"{title}: nothing fired, lost {len(lost)}"))
+
+    # ------------------------------------------------------------------ main
+
+    def handle(self, *args, games: int, deadline_ms: int, spread_ms: int, pool: str, concurrency: int,
+               down_seconds: float, no_spawn: bool, keep: bool, timeout: float, **options) -> None:
+        self.player_ids: list[int] = []
+        self.table_ids: list[int] = []
+        self.worker = self.beat = None
+        self.pool, self.concurrency, self.timeout = pool, concurrency, timeout
+        self.worker_name = f"bench-timers-{uuid.uuid4().hex[:6]}@localhost"
+        self.log_dir = Path(tempfile.mkdtemp(prefix="bench-timers-"))
+        backend = settings.TIMERS_BACKEND
+        db = settings.DATABASES["default"]
+        self.stdout.write(f"bench_timers: {games} games, deadlines {deadline_ms} ms ahead, backend {backend}, "
+                          f"database {db['ENGINE'].rsplit('.', 1)[-1]} {db['NAME']}, logs in {self.log_dir}")
+        try:
+            if backend == "celery":
+                if not no_spawn:
+                    from durak_site.celery import app
+
+                    app.control.purge()
+                    self.beat = self._spawn(["beat", "-l", "info", "-s", str(self.log_dir / "beat-schedule"),
+                                             "--pidfile="], "beat.log")
+                    self.start_worker()
+            else:
+                from game import timers
+
+                timers.start_ticker()
+                self.stdout.write("  in-process ticker running (sweep every 0.2 s)")
+            ids = self.make_games(games)
+            if not ids:
+                raise CommandError("no game started: are the timers (worker/beat) running?")
+
+            self.stdout.write("round 1: normal running")
+            targets = self.set_deadlines(ids, deadline_ms, spread_ms)
+            lateness, lost = self.collect(targets, time.monotonic() + deadline_ms / 1000 + spread_ms / 1000
+                                          + timeout)
+            self.report("normal", lateness, lost, len(targets))
+
+            if backend == "celery" and not no_spawn:
+                self.stdout.write(f"round 2: kill -9 the worker holding the eta tasks, {down_seconds:.1f} s down, "
+                                  "restart")
+                targets = self.set_deadlines(ids, deadline_ms, spread_ms)
+                time.sleep(min(0.2, deadline_ms / 2000))  # the worker has reserved them by now
+                t_kill = time.monotonic()
+                self.kill_worker()
+                time.sleep(max(0.0, down_seconds - (time.monotonic() - t_kill)))
+                self.start_worker()
+                lateness, lost = self.collect(targets, time.monotonic() + timeout)
+                self.report("after kill -9 + restart", lateness, lost, len(targets))
+                down = time.monotonic() - t_kill
+                self.stdout.write(f"  (the worker was away ~{down:.1f} s incl. its start-up; lateness after a "
+                                  "restart is that outage plus up to one 1 s beat sweep)")
+        finally:
+            self.stop_all()
+            if not keep:
+                self.cleanup()
+
+    def cleanup(self) -> None:
+        from accounts.models import Player
+        from lobby.models import Table
+
+        Table.objects.filter(pk__in=self.table_ids).delete()  # games, seats and events go with them
+        Player.objects.filter(pk__in=self.player_ids).delete()
