@@ -1,0 +1,117 @@
+"""A phone-sized browser signs up, sees the recovery key, copies it, switches to English; screenshots saved."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = [pytest.mark.browser]
+
+
+@pytest.fixture(autouse=True)
+def _orm_beside_playwright(monkeypatch):
+    """Playwright's sync API keeps an event loop in this thread; the test's own ORM reads are still sync."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+KEY_PATTERN = re.compile(r"^([0-9A-Z]{4}-){6}[0-9A-Z]{4}$")
+
+
+def phone(browser, base_url):
+    context = browser.new_context(base_url=base_url, locale="ru-RU", viewport={"width": 390, "height": 844},
+                                  device_scale_factor=2, is_mobile=True, has_touch=True)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
+    return context
+
+
+def no_horizontal_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def test_sign_up_on_a_phone_shows_the_key_once_copies_it_and_switches_to_english(
+        asgi_live_server, browser, transactional_db, screenshot_dir):
+    from accounts.models import Player
+
+    context = phone(browser, asgi_live_server)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto("/")
+        assert page.locator("html").get_attribute("lang") == "ru"
+        page.screenshot(path=str(screenshot_dir / "accounts-home-phone-ru.png"), full_page=True)
+        assert no_horizontal_scroll(page)
+
+        page.get_by_role("link", name="Выбрать ник").first.click()
+        page.get_by_label("Ник").fill("admin")
+        page.get_by_role("button", name="Начать играть").click()
+        assert page.locator(".field-error").inner_text().startswith("Ник «admin» зарезервирован")
+        page.screenshot(path=str(screenshot_dir / "accounts-signup-error-phone-ru.png"), full_page=True)
+        assert no_horizontal_scroll(page)
+        assert page.get_by_role("button", name="EN").is_visible()  # the language switch fits on a phone
+
+        page.get_by_label("Ник").fill("Вася_Тест")
+        page.get_by_role("button", name="Начать играть").click()
+        page.wait_for_url("**/accounts/key/")
+        key = page.locator("#recovery-key").inner_text().strip()
+        assert KEY_PATTERN.match(key)
+        assert page.locator(".user-chip .nick").inner_text() == "Вася_Тест"
+        assert "1000" in page.locator(".user-chip .rating").inner_text()
+        assert no_horizontal_scroll(page)
+
+        page.get_by_role("button", name="Копировать").click()
+        page.wait_for_function("document.getElementById('copy-status').textContent.length > 0")
+        assert page.locator("#copy-status").inner_text() == "Скопировано!"
+        assert page.evaluate("navigator.clipboard.readText()") == key
+        page.screenshot(path=str(screenshot_dir / "accounts-key-phone-ru.png"), full_page=True)
+
+        stored = Player.objects.get(nick="Вася_Тест").password
+        assert key not in stored and key.replace("-", "") not in stored
+
+        page.get_by_role("button", name="EN").click()
+        page.wait_for_load_state()
+        assert page.locator("html").get_attribute("lang") == "en"
+        assert page.locator("#recovery-key").count() == 0  # the reload after switching does not show it again
+        assert "The key is not shown again" in page.locator("h1").inner_text()
+        page.screenshot(path=str(screenshot_dir / "accounts-key-again-phone-en.png"), full_page=True)
+
+        page.goto("/accounts/profile/")
+        assert page.get_by_role("button", name="Issue a new key").is_visible()
+        page.screenshot(path=str(screenshot_dir / "accounts-profile-phone-en.png"), full_page=True)
+        assert no_horizontal_scroll(page)
+        assert page.get_by_role("button", name="RU").is_visible()
+        page.goto("/")
+        assert "Podkidnoy and perevodnoy Durak, live" in page.locator("h1").inner_text()
+        page.screenshot(path=str(screenshot_dir / "accounts-home-phone-en.png"), full_page=True)
+
+        page.goto("/accounts/profile/")
+        page.get_by_role("button", name="Log out").click()
+        page.goto("/accounts/restore/")
+        page.get_by_label("Nick").fill("вася_тест")
+        page.get_by_label("Recovery key").fill(key.lower())
+        page.get_by_role("button", name="Log in").click()
+        page.wait_for_url(re.compile(r"/$"))
+        assert "Welcome back, Вася_Тест!" in page.locator(".messages").inner_text()
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_desktop_home_and_restore_pages(asgi_live_server, browser, transactional_db, screenshot_dir):
+    context = browser.new_context(base_url=asgi_live_server, locale="ru-RU", viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    try:
+        page.goto("/")
+        page.screenshot(path=str(screenshot_dir / "accounts-home-desktop-ru.png"), full_page=True)
+        page.goto("/accounts/restore/")
+        page.get_by_label("Ник").fill("nobody")
+        page.get_by_label("Ключ восстановления").fill("AAAA-BBBB")
+        page.get_by_role("button", name="Войти").last.click()
+        assert "Ник и ключ не подходят" in page.locator(".alert-error").inner_text()
+        page.screenshot(path=str(screenshot_dir / "accounts-restore-error-desktop-ru.png"), full_page=True)
+        # keyboard: the skip link is the first stop and is visible when focused
+        page.goto("/")
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.className") == "skip-link"
+    finally:
+        context.close()
