@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 MAX_FRAME_BYTES = 2048
 FLOOD_WINDOW = 1.0  # seconds
 FLOOD_LIMIT = 20  # messages per window
+HEARTBEAT_EVERY = 5.0  # seconds between presence writes caused by pings
 
 
 def _language(scope) -> str:
@@ -82,6 +83,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     seat: int | None = None
     game_group: str | None = None
     last_version: tuple[int, int] = (0, -1)  # (game_id, version) of the last frame sent
+    last_beat: float = 0.0
 
     # ------------------------------------------------------------ connection
 
@@ -104,6 +106,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await _set_presence(self.table_id, self.user.pk, True)
         if self.seat is not None and info.get("playing"):
             await database_sync_to_async(services.set_connected)(self.game_id, self.user, True)
+            self.last_beat = time.monotonic()
             info = await database_sync_to_async(services.connect_info)(self.table_id, self.user)
         await self._send_info(info)
 
@@ -216,6 +219,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if kind is not None:
             if kind == "ping":
                 await self.send_json({"type": "pong"})
+                if time.monotonic() - self.last_beat < HEARTBEAT_EVERY:
+                    return  # presence is written at most every few seconds per socket
+                self.last_beat = time.monotonic()
                 if self.seat is not None and self.game_id is not None:
                     await database_sync_to_async(services.heartbeat)(self.game_id, self.user)
                 else:

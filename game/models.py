@@ -30,6 +30,7 @@ class Game(models.Model):
     deadline_kind = models.CharField(max_length=10, choices=DeadlineKind.choices, blank=True)
     deadline_seats = models.JSONField(default=list, blank=True)  # seats the deadline runs for
     result = models.JSONField(null=True, blank=True)  # engine result + server facts (who left/timed out)
+    turn_seconds = models.PositiveSmallIntegerField(default=30)  # the table's turn timer, frozen at the start
     rated = models.BooleanField(default=False)
     unrated_reason = models.CharField(max_length=100, blank=True)
     started_at = models.DateTimeField(default=timezone.now)

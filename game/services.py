@@ -146,14 +146,24 @@ def connect_info(table_id: int, player) -> dict | None:
     return info
 
 
-def _send(group: str, message: dict) -> None:
+def _send_many(messages: list[tuple[str, dict]]) -> None:
+    """group_send each (group, message) in one hop onto the event loop (one call per change, not per seat)."""
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
+
+    async def send_all() -> None:
+        for group, message in messages:
+            await layer.group_send(group, message)
+
     try:
-        async_to_sync(layer.group_send)(group, message)
+        async_to_sync(send_all)()
     except Exception:  # a broken layer must never undo a committed move
-        log.exception("group_send to %s failed", group)
+        log.exception("group_send of %d messages failed", len(messages))
+
+
+def _send(group: str, message: dict) -> None:
+    _send_many([(group, message)])
 
 
 def broadcast_game(game: Game, state: engine.GameState | None = None, seats: list[GameSeat] | None = None) -> None:
@@ -161,11 +171,14 @@ def broadcast_game(game: Game, state: engine.GameState | None = None, seats: lis
     if state is None:
         state = _load_state(game.state)
     info = seats_info(game, seats)
-    for s in range(1, state.n + 1):
-        _send(seat_group(game.table_id, s), {"type": "game.frame", "game_id": game.pk, "version": game.version,
-                                             "frame": _frame(game, state, s, info)})
-    _send(watch_group(game.table_id), {"type": "game.frame", "game_id": game.pk, "version": game.version,
-                                       "frame": _frame(game, state, None, info)})
+    messages = [
+        (seat_group(game.table_id, s), {"type": "game.frame", "game_id": game.pk, "version": game.version,
+                                        "frame": _frame(game, state, s, info)})
+        for s in range(1, state.n + 1)
+    ]
+    messages.append((watch_group(game.table_id), {"type": "game.frame", "game_id": game.pk,
+                                                  "version": game.version, "frame": _frame(game, state, None, info)}))
+    _send_many(messages)
 
 
 def _schedule_timer(kind: str, obj_id: int, version: int, at) -> None:
@@ -237,6 +250,7 @@ def start_game(table_id: int) -> Game:
             initial_state=data,
             state=data,
             version=0,
+            turn_seconds=table.turn_seconds,
         )
         _set_deadline(game, state, table.turn_seconds)
         game.save()
@@ -258,13 +272,7 @@ def _after_start(game: Game, state: engine.GameState) -> None:
 
 
 def _turn_seconds(game: Game) -> int:
-    ts = getattr(game, "_turn_seconds", None)
-    if ts is None:
-        from lobby.models import Table
-
-        ts = Table.objects.filter(pk=game.table_id).values_list("turn_seconds", flat=True).first() or 30
-        game._turn_seconds = ts
-    return ts
+    return game.turn_seconds or 30
 
 
 def _set_deadline(game: Game, state: engine.GameState, turn_seconds: int | None = None) -> None:
@@ -283,8 +291,12 @@ def _set_deadline(game: Game, state: engine.GameState, turn_seconds: int | None 
             engine.view_for(state, None)["turn"]
 
 
+def _locked_games():
+    return Game.objects.select_for_update().defer("initial_state")
+
+
 def _lock(game_id: int) -> Game:
-    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    game = _locked_games().filter(pk=game_id).first()
     if game is None:
         raise ServiceError("game_not_found")
     return game
@@ -301,9 +313,12 @@ def _commit_change(game: Game, new_state: engine.GameState, *, seat: int | None,
     finished = new_state.result is not None
     if finished:
         _finish(game, new_state)
-    game.save()
+    game.save(update_fields=SAVE_FIELDS)
     transaction.on_commit(lambda: _after_commit(game, new_state, finished))
     return game
+
+
+SAVE_FIELDS = ["state", "version", "deadline", "deadline_kind", "deadline_seats", "status", "result", "finished_at"]
 
 
 def _finish(game: Game, state: engine.GameState, status: str = Game.Status.FINISHED) -> None:
@@ -318,7 +333,7 @@ def _finish(game: Game, state: engine.GameState, status: str = Game.Status.FINIS
     result["left"] = left
     result["timed_out"] = timed_out
     game.result = result
-    game.save()
+    game.save(update_fields=SAVE_FIELDS)
     try:
         from ratings import services as ratings_services
     except ImportError:
@@ -391,7 +406,7 @@ def apply_bot_action(game_id: int, seat: int, version: int) -> Game | None:
     from game.engine.bots import choose_action
 
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        game = _locked_games().filter(pk=game_id).first()
         if game is None or game.status != Game.Status.PLAYING or game.version != version:
             return None
         gs = GameSeat.objects.filter(game=game, number=seat).first()
@@ -433,7 +448,7 @@ def _apply_timeout(game: Game, state: engine.GameState, seat: int) -> engine.Gam
 def fire_turn_deadline(game_id: int, version: int) -> Game | None:
     """The turn clock ran out at `version`: the automatic move (or loss) for every awaited seat."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        game = _locked_games().filter(pk=game_id).first()
         if (game is None or game.status != Game.Status.PLAYING or game.version != version
                 or game.deadline_kind != Game.DeadlineKind.TURN):
             return None
@@ -462,7 +477,7 @@ def _save_after_server_events(game: Game, state: engine.GameState) -> Game:
     finished = state.result is not None
     if finished:
         _finish(game, state)
-    game.save()
+    game.save(update_fields=SAVE_FIELDS)
     transaction.on_commit(lambda: _after_commit(game, state, finished))
     return game
 
@@ -470,7 +485,7 @@ def _save_after_server_events(game: Game, state: engine.GameState) -> Game:
 def fire_check_deadline(game_id: int, version: int) -> Game | None:
     """The 4 s cheater check window ended at `version`: the round closes as pending."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        game = _locked_games().filter(pk=game_id).first()
         if (game is None or game.status != Game.Status.PLAYING or game.version != version
                 or game.deadline_kind != Game.DeadlineKind.CHECK):
             return None
@@ -547,7 +562,7 @@ def _abandon(game: Game, state: engine.GameState) -> Game:
     game.state = state.to_json()
     _finish(game, state, status=Game.Status.ABORTED)
     game.result = {**(game.result or {}), "reason": "abandoned"}
-    game.save()
+    game.save(update_fields=SAVE_FIELDS)
     transaction.on_commit(lambda: _after_commit(game, state, True))
     return game
 
@@ -555,7 +570,7 @@ def _abandon(game: Game, state: engine.GameState) -> Game:
 def takeover(game_id: int, seat: int, level: str = TAKEOVER_LEVEL) -> Game | None:
     """A bot starts playing a human's seat (004 disconnect rule); his hand stays his."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        game = _locked_games().filter(pk=game_id).first()
         if game is None or game.status != Game.Status.PLAYING:
             return None
         gs = GameSeat.objects.filter(game=game, number=seat).first()
@@ -579,7 +594,7 @@ def _hand_back_locked(game: Game, gs: GameSeat) -> engine.GameState:
 def hand_back(game_id: int, player) -> Game | None:
     """He is back (004): his seat and hand are his again, the bot stops."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        game = _locked_games().filter(pk=game_id).first()
         if game is None or game.status != Game.Status.PLAYING:
             return None
         gs = GameSeat.objects.filter(game=game, player=player).first()
@@ -597,7 +612,7 @@ def set_connected(game_id: int, player, connected: bool) -> None:
     changed = False
     back = False
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        game = _locked_games().filter(pk=game_id).first()
         if game is None:
             return
         gs = GameSeat.objects.filter(game=game, player=player).first()
@@ -640,7 +655,7 @@ def fire_disconnect_deadline(game_id: int, seat_number: int, *args: Any, **kwarg
     "disconnected"), then after 60 s more a bot takes his seat."""
     now = timezone.now()
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        game = _locked_games().filter(pk=game_id).first()
         if game is None or game.status != Game.Status.PLAYING:
             return None
         gs = GameSeat.objects.filter(game=game, number=seat_number).first()

@@ -12,3 +12,13 @@ def _fast_bots(settings):
     settings.BOT_SCHEDULER = "loop"
     settings.TIMERS_BACKEND = "ticker"
     settings.CHEATER_CHECK_SECONDS = 0.05
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer():
+    """channels-redis binds its locks to the event loop that first used them; each test has its own loop."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends = {}
+    yield
+    channel_layers.backends = {}

@@ -69,13 +69,11 @@ async def receive_until(comm: WebsocketCommunicator, pred, timeout: float = 5.0)
 
 
 async def drain(comm: WebsocketCommunicator, quiet: float = 0.1) -> list[dict]:
-    """Every frame that arrives until the socket is quiet for `quiet` seconds."""
+    """Every frame that arrives until the socket is quiet for `quiet` seconds (the app keeps running)."""
     frames = []
-    while True:
-        try:
-            frames.append(await comm.receive_json_from(timeout=quiet))
-        except TimeoutError:
-            return frames
+    while not await comm.receive_nothing(timeout=quiet):
+        frames.append(await comm.receive_json_from(timeout=5))
+    return frames
 
 
 def play_out_with_bots(game_id: int, max_steps: int = 5000):

@@ -50,7 +50,7 @@ async def test_waiting_table_sends_the_lobby_version_and_answers_ping():
     await comm.send_json_to({"type": "ping"})
     # (the lobby may bump its version for the presence change first)
     assert await receive_until(comm, lambda f: f["type"] != "lobby") == {"type": "pong"}
-    await comm.disconnect()
+    await comm.disconnect(timeout=10)
 
 
 async def test_seated_player_gets_his_own_hand_on_connect_and_spectator_none(settings):
@@ -71,5 +71,5 @@ async def test_seated_player_gets_his_own_hand_on_connect_and_spectator_none(set
     comm_w, ok, _ = await open_socket(table.pk, watcher)
     frame_w = await comm_w.receive_json_from(timeout=3)
     assert frame_w["seat"] is None and frame_w["view"]["hand"] == []
-    await comm_a.disconnect()
-    await comm_w.disconnect()
+    await comm_a.disconnect(timeout=10)
+    await comm_w.disconnect(timeout=10)

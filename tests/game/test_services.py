@@ -327,9 +327,8 @@ def test_a_player_back_in_time_keeps_his_seat():
 
 
 @pytest.mark.parametrize("rules,players,seed_hint", [
-    ({}, 2, 1), ({}, 4, 2), ({"variant": "perevodnoy"}, 4, 3), ({"cheater": True}, 3, 4),
-    ({"pairs": True}, 4, 5), ({"deck_size": 52, "throw_in": "anyone"}, 6, 6),
-    ({"variant": "perevodnoy", "cheater": True, "trump_swap": "all"}, 5, 7),
+    ({}, 2, 1), ({"variant": "perevodnoy"}, 4, 3), ({"cheater": True}, 3, 4),
+    ({"pairs": True, "trump_swap": "all"}, 4, 5),
 ])
 def test_bots_play_whole_games_and_the_log_replays_to_the_same_state(rules, players, seed_hint):
     levels = ["heuristic", "random", "lowest"]

@@ -1,0 +1,221 @@
+"""Playing over the table socket: own hands only, refusals as error frames, bad input, flooding."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+
+from game import services
+from game.models import Game, GameEvent
+from tests.game.helpers import drain, make_player, make_table, open_socket, receive_until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _no_auto_bots(settings):
+    settings.BOT_SCHEDULER = "off"
+
+
+def _setup(humans=2, bots=(), **kw):
+    players = [make_player() for _ in range(humans)]
+    table = make_table(humans=players, bots=bots, **kw)
+    game = services.start_game(table.pk)
+    return players, table, Game.objects.get(pk=game.pk)
+
+
+def _state(game_id):
+    g = Game.objects.get(pk=game_id)
+    return g.version, g.state, GameEvent.objects.filter(game_id=game_id).count()
+
+
+async def _open_all(table, players):
+    comms = []
+    for p in players:
+        comm, ok, _ = await open_socket(table.pk, p)
+        assert ok
+        first = await receive_until(comm, lambda f: f["type"] == "state")
+        comms.append((comm, first))
+    return comms
+
+
+async def _close(*comms):
+    for c in comms:
+        await c.disconnect(timeout=10)
+
+
+async def test_each_socket_gets_only_its_own_hand_and_spectators_none():
+    players, table, game = await database_sync_to_async(_setup)(humans=3)
+    watcher = await database_sync_to_async(make_player)()
+    comms = await _open_all(table, players + [watcher])
+    for i, (_comm, frame) in enumerate(comms[:3]):
+        assert frame["seat"] == i + 1
+        assert sorted(frame["view"]["hand"]) == sorted(game.state["hands"][i])
+        others = {c for j, h in enumerate(game.state["hands"]) if j != i for c in h}
+        assert not others & set(json.dumps(frame).replace('"', " ").split()) - {game.state["trump_card"]}
+    spectator = comms[3][1]
+    assert spectator["seat"] is None and spectator["view"]["hand"] == [] and spectator["view"]["legal"] == []
+    await _close(*(c for c, _ in comms))
+
+
+async def test_a_move_reaches_every_socket_as_its_own_frame_and_the_mover_gets_an_ack():
+    players, table, game = await database_sync_to_async(_setup)(humans=2)
+    watcher = await database_sync_to_async(make_player)()
+    comms = await _open_all(table, players + [watcher])
+    mover = game.deadline_seats[0]
+    comm, frame = comms[mover - 1]
+    action = frame["view"]["legal"][0]
+    await comm.send_json_to({"id": "a1", "version": frame["version"], "action": action})
+    ack = await receive_until(comm, lambda f: f["type"] == "ack")
+    assert ack == {"type": "ack", "id": "a1", "version": 1, "duplicate": False}
+    for i, (c, _) in enumerate(comms):
+        new = await receive_until(c, lambda f: f["type"] == "state" and f["version"] == 1)
+        assert new["seat"] == (i + 1 if i < 2 else None)
+        assert new["view"]["table"][0]["attack"] == action["card"]
+    # the same message resent (e.g. after a reconnect) is answered once more and not applied again
+    await comm.send_json_to({"id": "a1", "version": 0, "action": action})
+    again = await receive_until(comm, lambda f: f["type"] == "ack")
+    assert again["duplicate"] and again["version"] == 1
+    assert (await database_sync_to_async(_state)(game.pk))[0] == 1
+    await _close(*(c for c, _ in comms))
+
+
+async def test_refused_moves_answer_an_error_frame_change_nothing_and_keep_the_socket_open():
+    players, table, game = await database_sync_to_async(_setup)(humans=2)
+    comms = await _open_all(table, players)
+    mover = game.deadline_seats[0]
+    waiting = 2 if mover == 1 else 1
+    comm, frame = comms[waiting - 1]
+    before = await database_sync_to_async(_state)(game.pk)
+    hand = frame["view"]["hand"]
+    await comm.send_json_to({"id": "w1", "version": 0, "action": {"type": "attack", "card": hand[0]}})
+    err = await receive_until(comm, lambda f: f["type"] == "error")
+    assert err["id"] == "w1" and err["code"] == "not_your_turn" and err["message"]
+    assert await database_sync_to_async(_state)(game.pk) == before
+    await comm.send_json_to({"type": "ping"})
+    assert (await receive_until(comm, lambda f: f["type"] == "pong")) == {"type": "pong"}
+    await _close(*(c for c, _ in comms))
+
+
+@pytest.mark.parametrize("payload,code", [
+    ("{not json", "bad_json"),
+    ("[1, 2]", "bad_message"),
+    ('{"type": "dance"}', "unknown_type"),
+    ('{"hello": 1}', "unknown_type"),
+    ('{"id": 5, "version": 0, "action": {"type": "take"}}', "bad_id"),
+    ('{"id": "' + "x" * 65 + '", "version": 0, "action": {"type": "take"}}', "bad_id"),
+    ('{"id": "v", "version": "0", "action": {"type": "take"}}', "bad_version"),
+    ('{"id": "a", "version": 0, "action": "take"}', "bad_action"),
+    ('{"id": "a", "version": 0, "action": {"type": "take", "seat": 2}}', "bad_action"),
+    ('{"id": "a", "version": 0, "action": {"type": "teleport"}}', "unknown_action"),
+    ('{"id": "big", "version": 0, "action": {"type": "take", "pad": "' + "x" * 3000 + '"}}', "too_large"),
+])
+async def test_bad_input_gets_a_clear_error_frame_and_nothing_changes(payload, code):
+    players, table, game = await database_sync_to_async(_setup)(humans=2)
+    comm, ok, _ = await open_socket(table.pk, players[0])
+    await receive_until(comm, lambda f: f["type"] == "state")
+    before = await database_sync_to_async(_state)(game.pk)
+    await comm.send_to(text_data=payload)
+    err = await receive_until(comm, lambda f: f["type"] == "error")
+    assert err["code"] == code and err["message"]
+    assert await database_sync_to_async(_state)(game.pk) == before
+    await comm.send_json_to({"type": "ping"})
+    await receive_until(comm, lambda f: f["type"] == "pong")
+    await comm.disconnect(timeout=10)
+
+
+async def test_a_stale_version_is_refused_and_the_current_frame_resent():
+    players, table, game = await database_sync_to_async(_setup)(humans=2)
+    comms = await _open_all(table, players)
+    mover = game.deadline_seats[0]
+    comm, frame = comms[mover - 1]
+    action = frame["view"]["legal"][0]
+    await comm.send_json_to({"id": "s1", "version": 7, "action": action})
+    err = await receive_until(comm, lambda f: f["type"] == "error")
+    assert err["code"] == "stale_version"
+    fresh = await receive_until(comm, lambda f: f["type"] == "state")
+    assert fresh["version"] == 0
+    assert (await database_sync_to_async(_state)(game.pk))[0] == 0
+    await _close(*(c for c, _ in comms))
+
+
+async def test_a_spectator_cannot_act():
+    players, table, game = await database_sync_to_async(_setup)(humans=2)
+    watcher = await database_sync_to_async(make_player)()
+    comm, ok, _ = await open_socket(table.pk, watcher)
+    await receive_until(comm, lambda f: f["type"] == "state")
+    await comm.send_json_to({"id": "sp", "version": 0, "action": {"type": "take"}})
+    err = await receive_until(comm, lambda f: f["type"] == "error")
+    assert err["code"] == "not_seated"
+    await comm.disconnect(timeout=10)
+
+
+async def test_error_messages_follow_the_socket_language():
+    players, table, game = await database_sync_to_async(_setup)(humans=2)
+    comm, ok, _ = await open_socket(table.pk, players[0], lang="en-US,en;q=0.9")
+    await receive_until(comm, lambda f: f["type"] == "state")
+    await comm.send_to(text_data="{oops")
+    err = await receive_until(comm, lambda f: f["type"] == "error")
+    assert err["message"] == "The message is not valid JSON."
+    await comm.disconnect(timeout=10)
+
+
+async def test_flooding_gets_an_error_then_close_4429_and_other_tables_are_unaffected():
+    players, table, game = await database_sync_to_async(_setup)(humans=2)
+    players2, table2, game2 = await database_sync_to_async(_setup)(humans=2)
+    comm, ok, _ = await open_socket(table.pk, players[0])
+    other, ok2, _ = await open_socket(table2.pk, players2[0])
+    await receive_until(comm, lambda f: f["type"] == "state")
+    await receive_until(other, lambda f: f["type"] == "state")
+    for _ in range(30):
+        await comm.send_json_to({"type": "ping"})
+    outputs = []
+    while True:
+        out = await comm.receive_output(timeout=3)
+        outputs.append(out)
+        if out["type"] == "websocket.close":
+            break
+    assert outputs[-1] == {"type": "websocket.close", "code": 4429}
+    texts = [json.loads(o["text"]) for o in outputs if o["type"] == "websocket.send"]
+    assert {"type": "error", "id": None, "code": "flooding"}.items() <= texts[-1].items()
+    await other.send_json_to({"type": "ping"})
+    await receive_until(other, lambda f: f["type"] == "pong")
+    await other.disconnect(timeout=10)
+
+
+async def test_a_game_start_moves_sockets_from_the_waiting_room_to_their_seats():
+    def setup():
+        a, b = make_player(), make_player()
+        table = make_table(humans=[a, b])
+        table.status = "waiting"
+        table.save()
+        return a, b, table
+
+    a, b, table = await database_sync_to_async(setup)()
+    comm, ok, _ = await open_socket(table.pk, b)
+    assert (await comm.receive_json_from(timeout=3))["type"] == "lobby"
+    game = await database_sync_to_async(services.start_game)(table.pk)
+    started = await receive_until(comm, lambda f: f["type"] == "game_started")
+    assert started["game_id"] == game.pk
+    frame = await receive_until(comm, lambda f: f["type"] == "state")
+    assert frame["seat"] == 2 and len(frame["view"]["hand"]) == 6
+    await drain(comm)
+    await comm.disconnect(timeout=10)
+
+
+async def test_reconnecting_mid_game_restores_the_same_view():
+    players, table, game = await database_sync_to_async(_setup)(humans=2)
+    comms = await _open_all(table, players)
+    mover = game.deadline_seats[0]
+    comm, frame = comms[mover - 1]
+    await comm.send_json_to({"id": "r1", "version": 0, "action": frame["view"]["legal"][0]})
+    latest = await receive_until(comm, lambda f: f["type"] == "state" and f["version"] == 1)
+    await comm.disconnect(timeout=10)
+    again, ok, _ = await open_socket(table.pk, players[mover - 1])
+    restored = await receive_until(again, lambda f: f["type"] == "state")
+    assert restored["view"] == latest["view"] and restored["version"] == 1
+    await asyncio.sleep(0)
+    await _close(again, comms[2 - mover][0])
