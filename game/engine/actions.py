@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from game.engine.cards import BEATERS, BIT, CARD_STR, LOWEST_RANK, RANK_OF, SUIT_MASK
+from game.engine.cards import BEATERS, BIT, BIT_STR, CARD_STR, LOWEST_RANK, RANK_OF, SUIT_MASK
 from game.engine.cheater import catch, catch_targets
 from game.engine.checks import (
     card_field,
@@ -17,7 +17,6 @@ from game.engine.checks import (
 from game.engine.errors import IllegalAction
 from game.engine.flow import (
     MAX_MOVES,
-    can_add,
     has_right,
     resign_result,
     round_cap,
@@ -38,7 +37,44 @@ def apply_action(state: GameState, seat: int, action: Any) -> GameState:
     """Apply ``action`` (JSON dict) by ``seat`` (1-based) and return a NEW state; the input is
     never changed. Anything wrong raises IllegalAction(code, message), never another type."""
     try:
-        return _apply(state, seat, action)
+        if type(state) is not GameState:
+            raise IllegalAction("bad_state", "not a GameState")
+        if type(seat) is not int or not 0 < seat <= state.n:
+            raise IllegalAction("no_such_seat", f"no seat {str(seat)[:20]!r} at this table")
+        if not isinstance(action, dict):
+            raise IllegalAction("bad_action", "an action must be a JSON object with a 'type'")
+        t = action.get("type")
+        handler = _HANDLERS.get(t) if type(t) is str else None
+        if handler is None:
+            raise IllegalAction("unknown_action", f"unknown action type {str(t)[:20]!r}")
+        i = seat - 1
+        if state.phase != "play":
+            if state.phase == "over":
+                raise IllegalAction("game_over", "the game is over")
+            if t != "catch" and t != "resign":
+                raise IllegalAction(
+                    "check_phase", "the round is being checked: only catches are allowed"
+                )
+        if t == "resign":
+            reason = action.get("reason", "resign")
+            if type(reason) is not str or reason not in RESIGN_REASONS:
+                raise IllegalAction("bad_action", "reason must be 'resign' or 'timeout'")
+            return do_resign(state, i, reason)
+        if state.out_mask >> i & 1:
+            raise IllegalAction("player_out", "you have finished this game")
+        # copy (inlined GameState.copy: this is the hot path)
+        s = object.__new__(GameState)
+        d = state.__dict__.copy()
+        d["hands"] = state.hands[:]
+        d["atk"] = state.atk[:]
+        d["dfn"] = state.dfn[:]
+        d["atk_by"] = state.atk_by[:]
+        s.__dict__ = d
+        handler(s, i, action)
+        s.moves += 1
+        if s.moves >= MAX_MOVES and s.phase != "over":
+            set_result(s, None, [], [], True, "cap")
+        return s
     except IllegalAction:
         raise
     except Exception as e:  # defensive: the contract is "only IllegalAction"
@@ -52,33 +88,6 @@ def check_seat(state: Any, seat: Any) -> int:
     if type(seat) is not int or not 1 <= seat <= state.n:
         raise IllegalAction("no_such_seat", f"no seat {str(seat)[:20]!r} at this table")
     return seat - 1
-
-
-def _apply(state: GameState, seat: Any, action: Any) -> GameState:
-    i = check_seat(state, seat)
-    if not isinstance(action, dict):
-        raise IllegalAction("bad_action", "an action must be a JSON object with a 'type'")
-    t = action.get("type")
-    handler = _HANDLERS.get(t) if type(t) is str else None
-    if handler is None:
-        raise IllegalAction("unknown_action", f"unknown action type {str(t)[:20]!r}")
-    if state.phase == "over":
-        raise IllegalAction("game_over", "the game is over")
-    if t == "resign":
-        reason = action.get("reason", "resign")
-        if type(reason) is not str or reason not in RESIGN_REASONS:
-            raise IllegalAction("bad_action", "reason must be 'resign' or 'timeout'")
-        return do_resign(state, i, reason)
-    if state.phase == "check" and t != "catch":
-        raise IllegalAction("check_phase", "the round is being checked: only catches are allowed")
-    if not is_active(state, i):
-        raise IllegalAction("player_out", "you have finished this game")
-    s = state.copy()
-    handler(s, i, action)
-    s.moves += 1
-    if s.phase != "over" and s.moves >= MAX_MOVES:
-        set_result(s, None, [], [], True, "cap")
-    return s
 
 
 def do_resign(state: GameState, i: int, reason: str) -> GameState:
@@ -125,7 +134,7 @@ def _attack(s: GameState, i: int, a: dict) -> None:
                     "not_your_turn", f"seat {s.starter + 1} throws in first (000 §7)"
                 )
         c = own_card(s, i, a)
-        if not can_add(s):
+        if len(s.atk) >= s.limit or s.dfn.count(-1) >= s.hands[s.defender].bit_count():
             raise IllegalAction("limit_reached", "no more cards may be thrown in this round")
         honest = bool(s.rmask & RANK_OF[c])
         if not honest and not s.rules.cheater:
@@ -280,41 +289,40 @@ def legal_actions(state: GameState, seat: Any) -> list[dict]:
     """Every action ``seat`` may take now, one dict per concrete move, in the action JSON form;
     [] for a seat with nothing to do (or not at the table). Resign is always possible and is not
     listed."""
-    if not isinstance(state, GameState) or type(seat) is not int or not 1 <= seat <= state.n:
+    if type(state) is not GameState or type(seat) is not int or not 0 < seat <= state.n:
         return []
     s = state
     i = seat - 1
-    if s.phase == "over" or s.out_mask >> i & 1:
+    if s.phase != "play" or s.out_mask >> i & 1:
+        if s.phase == "check" and not s.out_mask >> i & 1:
+            res: list[dict] = []
+            _add_catches(s, i, res)
+            return res
         return []
-    res: list[dict] = []
-    if s.phase == "check":
-        _add_catches(s, i, res)
-        return res
-    hand = s.hands[i]
+    res = []
     if not s.atk:
         if i == s.starter:
-            m = hand
+            m = s.hands[i]
             while m:
                 low = m & -m
-                res.append({"type": "attack", "card": CARD_STR[low.bit_length() - 1]})
+                res.append({"type": "attack", "card": BIT_STR[low]})
                 m ^= low
-        if swap_allowed(s, i):
+        if s.rules.trump_swap != "nobody" and swap_allowed(s, i):
             res.append({"type": "swap_trump", "card": CARD_STR[swap_card(s)]})
         return res
     if i == s.defender:
         if not s.took and -1 in s.dfn:
-            _defender_moves(s, i, hand, res)
+            _defender_moves(s, i, s.hands[i], res)
             res.append({"type": "take"})
-    else:
-        if has_right(s, i):
-            m = throw_cards(s, i)
-            if m:
-                while m:
-                    low = m & -m
-                    res.append({"type": "attack", "card": CARD_STR[low.bit_length() - 1]})
-                    m ^= low
-                if not s.passed >> i & 1:
-                    res.append({"type": "pass"})
+    elif s.elig >> i & 1 and has_right(s, i):
+        m = throw_cards(s, i)
+        if m:
+            while m:
+                low = m & -m
+                res.append({"type": "attack", "card": BIT_STR[low]})
+                m ^= low
+            if not s.passed >> i & 1:
+                res.append({"type": "pass"})
     if s.rules.cheater:
         _add_catches(s, i, res)
     return res
@@ -330,7 +338,7 @@ def _defender_moves(s: GameState, i: int, hand: int, res: list[dict]) -> None:
         ts = CARD_STR[t]
         while m:
             low = m & -m
-            res.append({"type": "defend", "card": CARD_STR[low.bit_length() - 1], "target": ts})
+            res.append({"type": "defend", "card": BIT_STR[low], "target": ts})
             m ^= low
     if s.rules.variant != "perevodnoy":
         return

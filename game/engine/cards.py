@@ -17,6 +17,7 @@ CARD_CODE: dict[str, int] = {s: c for c, s in enumerate(CARD_STR)}
 CARD_RE = re.compile(r"^(10|[2-9JQKA])([SHDC])$")
 
 BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
+BIT_STR: dict[int, str] = {1 << c: CARD_STR[c] for c in range(52)}  # single-bit mask → card
 SUIT_MASK: tuple[int, ...] = tuple(sum(1 << (r * 4 + s) for r in range(13)) for s in range(4))
 RANK_MASK: tuple[int, ...] = tuple(0xF << (r * 4) for r in range(13))
 # RANK_OF[c]: mask of the four cards of c's rank (for table rank sets)

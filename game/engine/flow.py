@@ -153,20 +153,22 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
     s.pending = None
     s.last = dict(s.last or {}, closed=how)
 
-    order = refill_order(s)
     stock = s.stock
-    if s.rules.refill and stock:
+    refill = s.rules.refill
+    went_out = False
+    if refill and stock:
         hands = s.hands
-        for i in order:
+        for i in refill_order(s):
             need = 6 - hands[i].bit_count()
             if need > 0 and stock:
+                h = hands[i]
                 for c in stock[:need]:
-                    hands[i] |= BIT[c]
+                    h |= BIT[c]
+                hands[i] = h
                 stock = stock[need:]
         s.stock = stock
-    went_out = False
-    if not s.rules.refill or not s.stock:
-        newly = [i for i in order if not s.hands[i]]
+    if not refill or not stock:
+        newly = [i for i in refill_order(s) if not s.hands[i]]
         if newly:
             went_out = True
             s.out = s.out + newly
@@ -206,10 +208,10 @@ def refill_order(s: GameState) -> list[int]:
 def _decide(s: GameState, last_defender: int) -> bool:
     """Set the result if the game is over (000 §10, 001, 003). True if it ended."""
     n = s.n
+    if not s.out_mask:
+        return False
     if s.pairs:
-        team_out = [
-            all(s.out_mask >> j & 1 for j in (t, t + 2)) for t in (0, 1)
-        ]
+        team_out = [s.out_mask & 0b0101 == 0b0101, s.out_mask & 0b1010 == 0b1010]
         if not (team_out[0] or team_out[1]):
             return False
         if team_out[0] and team_out[1]:
@@ -223,9 +225,9 @@ def _decide(s: GameState, last_defender: int) -> bool:
         lose = 1 - win
         set_result(s, None, [lose + 1, lose + 3], [win + 1, win + 3], False, "normal")
         return True
-    active = [j for j in range(n) if is_active(s, j)]
-    if len(active) > 1:
+    if n - s.out_mask.bit_count() > 1:
         return False
+    active = [j for j in range(n) if is_active(s, j)]
     if len(active) == 1:
         loser = active[0]
     elif s.rules.draw:

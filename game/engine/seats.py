@@ -46,17 +46,16 @@ def next_opponent(s: GameState, i: int) -> int:
     return -1
 
 
+_OPPONENTS = (0b1010, 0b0101)  # pairs: opponents of an even / odd seat index
+
+
 def thrower_mask(s: GameState) -> int:
     """Seats that may throw in this round: everyone active but the defender; in pairs only the
     defender's opponents (000 §7)."""
     d = s.defender
-    m = 0
-    for j in range(s.n):
-        if j == d or s.out_mask >> j & 1:
-            continue
-        if s.pairs and (j - d) % 2 == 0:
-            continue
-        m |= 1 << j
+    m = ((1 << s.n) - 1) & ~s.out_mask & ~(1 << d)
+    if s.pairs:
+        m &= _OPPONENTS[d & 1]
     return m
 
 

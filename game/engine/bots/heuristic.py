@@ -19,7 +19,16 @@ from game.engine.bots.base import (
     honest_actions,
     visible_cheats,
 )
-from game.engine.bots.cards import RANK_INDEX, TRUMP_BONUS, rank_of, value
+from game.engine.bots.cards import (
+    RANK_INDEX,
+    RANKS,
+    SUITS,
+    TRUMP_BONUS,
+    beats,
+    lowest_rank_in_deck,
+    rank_of,
+    value,
+)
 
 # Tunables (chosen by self-play with ``python -m game.engine.bench``).
 HIGH_TRUMP = RANK_INDEX["Q"]  # trumps from here up are worth taking a cheap table to keep
@@ -50,6 +59,8 @@ class HeuristicBot(Bot):
         self.take_cheaply: bool = params.pop("take_cheaply", True)
         self.trump_transfer: bool = params.pop("trump_transfer", True)
         self.plain_transfer: bool = params.pop("plain_transfer", True)
+        self.throw_trumps: bool = params.pop("throw_trumps", False)
+        self.endgame_bonus: int = params.pop("endgame_bonus", 40)
         if params:
             raise TypeError(f"unknown HeuristicBot params {sorted(params)}")
 
@@ -165,6 +176,8 @@ class HeuristicBot(Bot):
         passes = [a for a in legal if a["type"] == "pass"]
         if not attacks:
             return passes[0] if passes else None
+        endgame = stock == 0
+        unknown = unknown_cards(view) if endgame else set()
         if not table:
             counts: dict[str, int] = {}
             for c in hand:
@@ -176,21 +189,57 @@ class HeuristicBot(Bot):
                 s = _cost(c, trump)
                 if c[-1] != trump:
                     s -= self.pair_bonus * (counts.get(rank_of(c), 1) - 1)
+                if endgame and not _beatable(c, unknown, trump):
+                    s -= self.endgame_bonus  # nobody left can beat it: the defender must take
                 return (s, c)
 
             return min(attacks, key=lead_score)
-        # throw-in: dump cheap plain cards while the stock lasts; in the endgame every plain card
-        # that leaves the hand is a step towards going out.
-        endgame = stock == 0
+        # throw-in: dump plain cards (heads-up: any; more players: cheap ones) while the stock
+        # lasts; in the endgame every card that leaves the hand is a step towards going out, and a
+        # card nobody can beat forces a take.
+        active = int(view.get("players") or 2) - len(view.get("out") or [])
+        took = bool(view.get("took"))
         worth = []
         for a in attacks:
             c = a["card"]
             if c[-1] == trump:
-                if endgame and len(hand) == 1:
-                    worth.append(a)  # our last card: playing it gets us out
+                if self.throw_trumps or (endgame and (
+                    len(hand) == 1 or (not took and not _beatable(c, unknown, trump))
+                )):
+                    worth.append(a)
                 continue
-            if endgame or RANK_INDEX[c[:-1]] <= self.cheap_rank:
+            if endgame or active <= 2 or RANK_INDEX[c[:-1]] <= self.cheap_rank:
                 worth.append(a)
         if worth:
             return min(worth, key=lambda a: (_cost(a["card"], trump), a["card"]))
         return passes[0] if passes else min(attacks, key=lambda a: (_cost(a["card"], trump), a["card"]))
+
+
+def _beatable(card: str, unknown: set[str], trump: str | None) -> bool:
+    """Could any card we have not seen leave beat ``card``?"""
+    return any(beats(card, u, trump) for u in unknown)
+
+
+def unknown_cards(view: View) -> set[str]:
+    """Cards in other hands or the stock: the deck less our hand, the table, the discard (the
+    view's public memory ``gone``) and the face-up trump while it is still under the stock.
+    Heads-up with an empty stock this is exactly the opponent's hand."""
+    rules = view.get("rules") or {}
+    size = rules.get("deck_size")
+    if size not in (24, 36, 52):
+        table_n = sum(1 + bool(p.get("defense")) for p in view.get("table") or [])
+        size = (
+            sum((view.get("hand_counts") or {}).values())
+            + int(view.get("stock") or 0)
+            + int(view.get("discard") or 0)
+            + table_n
+        )
+    low = lowest_rank_in_deck(size)
+    known = set(view.get("hand") or ()) | set(view.get("gone") or ())
+    for p in view.get("table") or ():
+        known.add(p["attack"])
+        if p.get("defense"):
+            known.add(p["defense"])
+    if view.get("stock") and view.get("trump_card"):
+        known.add(view["trump_card"])
+    return {r + s for r in RANKS[low:] for s in SUITS if r + s not in known}
