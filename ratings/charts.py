@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ratings.models import START_RATING
 
-WIDTH, HEIGHT = 560, 240
+WIDE, NARROW = 760, 400  # two renderings: CSS shows the wide one on desktops, the narrow one on phones
+HEIGHT = 240
 LEFT, RIGHT, TOP, BOTTOM = 46, 16, 16, 30
 MAX_POINTS = 240
 STEPS = (15, 30, 45, 60, 75, 150, 300, 450, 600, 750, 1500, 3000)
@@ -17,7 +18,7 @@ def _nice_step(span: float) -> int:
     return STEPS[-1]
 
 
-def rating_chart(points: list[tuple[int, object]]) -> dict | None:
+def rating_chart(points: list[tuple[int, object]], width: int = WIDE) -> dict | None:
     """``points``: [(rating, when)] oldest first, the first being the start. None if no games."""
     if len(points) < 2:
         return None
@@ -31,7 +32,7 @@ def rating_chart(points: list[tuple[int, object]]) -> dict | None:
     y_max = -(-hi // step) * step
     if y_max == y_min:
         y_max += step
-    pw, ph = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    pw, ph = width - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     n = len(points) - 1
 
     def x(i: int) -> float:
@@ -48,11 +49,12 @@ def rating_chart(points: list[tuple[int, object]]) -> dict | None:
     dots = [{"x": a, "y": b, "value": points[i][0], "when": points[i][1]} for i, (a, b) in enumerate(coords)]
     last_v = values[-1]
     return {
-        "width": WIDTH, "height": HEIGHT, "left": LEFT, "right": WIDTH - RIGHT, "top": TOP, "bottom": base,
+        "width": width, "height": HEIGHT, "left": LEFT, "right": width - RIGHT, "top": TOP, "bottom": base,
         "line": line, "area": area, "ticks": ticks,
-        "dots": dots if len(dots) <= 60 else [],
+        "dots": dots if len(dots) <= (60 if width >= 600 else 30) else [],
+        "size": "wide" if width >= 600 else "narrow",
         "last": {"x": coords[-1][0], "y": coords[-1][1], "value": last_v,
-                 "anchor": "end" if coords[-1][0] > WIDTH - 80 else "start"},
+                 "anchor": "end" if coords[-1][0] > width - 80 else "start"},
         "start_y": y(START_RATING) if y_min <= START_RATING <= y_max else None,
         "first_when": points[0][1], "last_when": points[-1][1],
         "games": n, "min": min(values), "max": max(values),

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from game.models import Game, GameSeat
 from ratings import services
-from ratings.charts import rating_chart
+from ratings.charts import NARROW, WIDE, rating_chart
 from ratings.errors import ServiceError
 from ratings.models import START_RATING, VARIANTS, GameRecord, PlayerGame, Rating, RatingChange, RatingVariant
 from ratings.replay import ReplayError, replay, round_starts
@@ -98,7 +98,8 @@ def profile(request, nick: str):
     if changes:
         first_after, first_delta, first_when = changes[0]
         points = [(first_after - first_delta, None)] + [(after, when) for after, _d, when in changes]
-    chart = rating_chart(points)
+    chart = rating_chart(points, WIDE)
+    chart_narrow = rating_chart(points, NARROW)
     seats_qs = GameSeat.objects.select_related("player").order_by("number")
     lines = list(
         PlayerGame.objects.filter(player=player).select_related("record", "record__game")
@@ -117,7 +118,7 @@ def profile(request, nick: str):
         line.unrated_label = services.unrated_label(line.record.unrated_reason) if not line.record.rated else ""
     return render(request, "ratings/profile.html", {
         "player": player, "rating": rating, "variants": variants, "favourite": favourite, "chart": chart,
-        "lines": lines, "start_rating": START_RATING,
+        "chart_pair": [c for c in (chart, chart_narrow) if c], "lines": lines, "start_rating": START_RATING,
         "win_percent": rating.win_percent,
     })
 
@@ -149,7 +150,8 @@ def game_replay(request, game_id: int):
         "reproduces": final.to_json() == game.state,
         "seat_names": {str(s.number): (s.player.nick if s.player else _("Bot")) for s in seats},
         "replay_labels": {
-            "attack": _("attacks with"), "defend": _("beats with"), "transfer": _("transfers with"),
+            "attack": _("attacks with"), "defend": _("covers"), "with_card": _("with"),
+            "game_over": _("the game is over"), "transfer": _("transfers with"),
             "take": _("takes the cards"), "pass": _("passes"), "swap_trump": _("swaps the trump for"),
             "catch": _("catches"), "resign": _("leaves the game"), "end_check": _("the round closes"),
             "set_bot_seats": _("a bot takes a seat over"), "deal": _("The deal"), "round": _("Round"),

@@ -22,3 +22,17 @@ def series_standings(context, table):
     return {"standings": standings, "table": table, "can_choose": can_choose, "user": user,
             "request": request, "csrf_token": context.get("csrf_token"),
             "next": request.get_full_path() if request is not None else ""}
+
+
+@register.filter
+def signed(value) -> str:
+    """+15, −15 (a real minus sign) and ±0 for rating and series deltas."""
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        return ""
+    if n > 0:
+        return f"+{n}"
+    if n < 0:
+        return f"\u2212{-n}"
+    return "\u00b10"

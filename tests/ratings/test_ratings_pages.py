@@ -37,9 +37,9 @@ def test_leaderboard_orders_by_rating_with_competition_ranks_for_ties_and_the_vi
     win(t, cat, bob)  # bob 1000, cat 1000
     eve = make_player("eve")  # no games: not listed
     client.force_login(cat)
-    html = client.get(reverse("ratings:leaderboard")).content.decode()
+    html = client.get(reverse("ratings:leaderboard"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert board_rows(html) == [("1", "ann", "1030"), ("2", "bob", "1000"), ("2", "cat", "1000"), ("4", "dan", "970")]
-    assert "#2" in html and "eve" not in html
+    assert "Your place: <strong>#2</strong>" in html and "eve" not in html
     client.force_login(eve)
     assert "no rated games yet" in client.get(reverse("ratings:leaderboard"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
 
@@ -69,7 +69,8 @@ def test_leaderboard_bad_page_numbers_show_a_clear_message_and_the_first_page(cl
 
 def test_leaderboard_speaks_russian_by_default(client):
     resp = client.get(reverse("ratings:leaderboard"))
-    assert "Рейтинг игроков" in resp.content.decode()
+    html = resp.content.decode()
+    assert "Клуб «Квартет»" in html and "Игроки по рейтингу" in html
 
 
 def test_leaderboard_variant_filter_uses_the_variant_ratings(client):
@@ -129,7 +130,7 @@ def test_profile_shows_stats_chart_and_recent_games_with_opponents_and_deltas(cl
     assert "<svg" in html and 'class="line"' in html and "Rating over time" in html
     assert "Perevodnoy" in html.split("Favourite variant", 1)[1][:200]
     assert html.count('class="rt-game ') == 5
-    assert "+15" in html and "−15" not in html and "-15" in html and "unrated" in html and "a bot" in html
+    assert "+15" in html and "\u221215" in html and "unrated" in html and "a bot" in html
     assert reverse("ratings:profile", args=["bob"]) in html
 
 

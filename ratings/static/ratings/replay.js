@@ -29,8 +29,12 @@ function describe(f) {
   const who = f.seat ? names[String(f.seat)] || `#${f.seat}` : "";
   const a = f.action;
   const verb = L[a.type] || a.type;
-  const c = a.card ? " " + a.card.slice(0, -1) + SUITS[a.card.slice(-1)] : "";
-  return `${who} ${verb}${c}`.trim();
+  const show = (x) => x.slice(0, -1) + SUITS[x.slice(-1)];
+  let text = `${who} ${verb}`;
+  if (a.type === "defend" && a.target) text += ` ${show(a.target)} ${L.with_card} ${show(a.card)}`;
+  else if (a.card) text += ` ${show(a.card)}`;
+  if (f.result) text += ` — ${L.game_over}`;
+  return text.trim();
 }
 
 function render() {
@@ -96,7 +100,7 @@ function stop() {
 function play() {
   if (i === frames.length - 1) i = 0;
   timer = setInterval(() => go(i + 1), 700);
-  playBtn.textContent = "⏸";
+  playBtn.textContent = "❚❚";
   playBtn.setAttribute("aria-label", L.pause);
 }
 
@@ -113,9 +117,9 @@ root.addEventListener("click", (e) => {
 seek.addEventListener("input", () => { stop(); go(Number(seek.value)); });
 roundSel.addEventListener("change", () => { stop(); go(Number(roundSel.value)); });
 document.addEventListener("keydown", (e) => {
-  if (e.target.closest("input, select, textarea, button, a")) return;
-  if (e.key === "ArrowRight") { stop(); go(i + 1); }
-  else if (e.key === "ArrowLeft") { stop(); go(i - 1); }
-  else if (e.key === " ") { e.preventDefault(); timer ? stop() : play(); }
+  if (e.altKey || e.ctrlKey || e.metaKey || e.target.closest("input, select, textarea")) return;
+  if (e.key === "ArrowRight") { e.preventDefault(); stop(); go(i + 1); }
+  else if (e.key === "ArrowLeft") { e.preventDefault(); stop(); go(i - 1); }
+  else if (e.key === " " && !e.target.closest("button, a")) { e.preventDefault(); timer ? stop() : play(); }
 });
 go(0);
