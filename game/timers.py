@@ -419,57 +419,114 @@ class _Backoff:
 _backoff = _Backoff()
 
 
-def _due() -> list[tuple[str, int, int | None, object]]:
-    """(kind, id, version, deadline) of every overdue row, oldest first per kind."""
-    from django.db.models import DurationField, ExpressionWrapper, F, Q
+def _due_game_deadlines():
+    from game.models import Game
 
-    from game.models import Game, GameSeat
-    from lobby.models import Seat, Table
-
-    due: list[tuple[str, int, int | None, object]] = []
     for pk, kind, version, deadline in (Game.objects.filter(status=Game.Status.PLAYING, deadline__lte=Now())
                                         .order_by("deadline")
                                         .values_list("pk", "deadline_kind", "version", "deadline")):
-        due.append((kind or "turn", pk, version, deadline))
-    for pk, deadline in (GameSeat.objects.filter(game__status=Game.Status.PLAYING,
-                                                 disconnect_deadline__lte=Now())
+        yield (kind or "turn", pk, version, deadline)
+
+
+def _due_disconnects():
+    from game.models import Game, GameSeat
+
+    for pk, deadline in (GameSeat.objects.filter(game__status=Game.Status.PLAYING, disconnect_deadline__lte=Now())
                          .order_by("disconnect_deadline").values_list("pk", "disconnect_deadline")):
-        due.append(("disconnect", pk, None, deadline))
+        yield ("disconnect", pk, None, deadline)
+
+
+def _due_heartbeats():
+    from game.models import Game, GameSeat
+
     for pk, beat in (GameSeat.objects.filter(game__status=Game.Status.PLAYING, connected=True,
-                                             player__isnull=False,
-                                             last_heartbeat__lt=Now() - heartbeat_timeout())
+                                             player__isnull=False, last_heartbeat__lt=Now() - heartbeat_timeout())
                      .order_by().values_list("pk", "last_heartbeat")):
-        due.append(("heartbeat", pk, None, beat))
-    for pk, version, deadline in (Table.objects.filter(status=Table.Status.COUNTDOWN,
-                                                       countdown_deadline__lte=Now())
+        yield ("heartbeat", pk, None, beat)
+
+
+def _due_tables():
+    from lobby.models import Table
+
+    for pk, version, deadline in (Table.objects.filter(status=Table.Status.COUNTDOWN, countdown_deadline__lte=Now())
                                   .order_by().values_list("pk", "version", "countdown_deadline")):
-        due.append(("countdown", pk, version, deadline))
+        yield ("countdown", pk, version, deadline)
     for pk, version, deadline in (Table.objects.filter(status=Table.Status.REMATCH, rematch_deadline__lte=Now())
                                   .order_by().values_list("pk", "version", "rematch_deadline")):
-        due.append(("rematch", pk, version, deadline))
+        yield ("rematch", pk, version, deadline)
+
+
+def _due_seats():
+    from lobby.models import Seat, Table
+
     for pk, deadline in (Seat.objects.filter(inactive_deadline__lte=Now())
                          .order_by().values_list("pk", "inactive_deadline")):
-        due.append(("inactive", pk, None, deadline))
+        yield ("inactive", pk, None, deadline)
     if lobby_heartbeats():
         for pk, seen in (Seat.objects.filter(connected=True, player__isnull=False,
                                              table__status__in=[Table.Status.WAITING, Table.Status.COUNTDOWN],
                                              last_seen__lt=Now() - heartbeat_timeout())
                          .order_by().values_list("pk", "last_seen")):
-            due.append(("presence", pk, None, seen))
-    # Bots awaited for longer than BOT_GRACE: their scheduled move was lost (e.g. a worker restart).
-    # The state changed at deadline - turn_seconds (every awaiting state restarts the turn timer).
+            yield ("presence", pk, None, seen)
+
+
+def _due_bots():
+    """Bots awaited for longer than bot_grace(): their queued move was lost (e.g. a worker restart).
+    The state changed at deadline - turn_seconds (every awaiting state restarts the turn timer)."""
+    from django.db.models import DurationField, ExpressionWrapper, F, Q
+
+    from game.models import Game
+
+    turn_field = _game_turn_seconds_field()
     bot_games = (Game.objects.filter(status=Game.Status.PLAYING, deadline__isnull=False, deadline_kind="turn")
                  .filter(Q(seats__bot_level__gt="") | Q(seats__takeover_level__gt="")))
     if connection.vendor == "postgresql":  # narrow it in the database; SQLite (embedded) is small anyway
         bot_games = bot_games.filter(deadline__lte=Now() + ExpressionWrapper(
-            F("table__turn_seconds") * timedelta(seconds=1), output_field=DurationField()) - bot_grace())
+            F(turn_field) * timedelta(seconds=1), output_field=DurationField()) - bot_grace())
     bot_games = (bot_games.annotate(db_now=Now()).order_by().distinct()
-                 .values_list("pk", "version", "deadline_seats", "deadline", "table__turn_seconds", "db_now"))
+                 .values_list("pk", "version", "deadline_seats", "deadline", turn_field, "db_now"))
     for pk, version, seats, deadline, turn_seconds, db_now in bot_games:
         changed = deadline - timedelta(seconds=turn_seconds or 30)
         if db_now - changed >= bot_grace() and _awaited_bot_seats(pk, seats):
-            due.append(("bot", pk, version, deadline))
+            yield ("bot", pk, version, deadline)
+
+
+_LISTERS = (_due_game_deadlines, _due_disconnects, _due_heartbeats, _due_tables, _due_seats, _due_bots)
+
+
+def _due() -> list[tuple[str, int, int | None, object]]:
+    """(kind, id, version, deadline) of every overdue row, oldest first per kind. A lister that fails
+    (say a column a pending migration adds) is logged and skipped: the others still fire."""
+    due: list[tuple[str, int, int | None, object]] = []
+    for lister in _LISTERS:
+        # inside someone's transaction a failed query must not poison it (a savepoint); else autocommit
+        guard = transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext()
+        try:
+            with guard:
+                due.extend(lister())
+        except Exception:
+            key = f"lister:{lister.__name__}"
+            if key not in _warned:
+                _warned.add(key)
+                logger.exception("timers: listing %s failed; the other deadlines still fire", lister.__name__)
+            else:
+                logger.debug("timers: %s failed", lister.__name__, exc_info=True)
+            if not connection.is_usable():
+                _reset_connection()
     return due
+
+
+def _game_turn_seconds_field() -> str:
+    """The turn timer the game runs with: frozen on the game when it has the column, else the table's."""
+    from django.core.exceptions import FieldDoesNotExist
+
+    from game.models import Game
+
+    try:
+        Game._meta.get_field("turn_seconds")
+        return "turn_seconds"
+    except FieldDoesNotExist:
+        return "table__turn_seconds"
 
 
 def sweep(limit: int = 500) -> list[Fired]:
@@ -550,12 +607,15 @@ def _call_in_server(func: Callable, *args):
 
 def _tick_loop(interval: float) -> None:
     logger.info("timers: in-process ticker running every %.2f s", interval)
-    while not _ticker_stop.wait(interval):
-        try:
-            _call_in_server(sweep)
-        except Exception:
-            logger.exception("timers: ticker sweep failed")
-            _reset_connection()
+    try:
+        while not _ticker_stop.wait(interval):
+            try:
+                _call_in_server(sweep)
+            except Exception:
+                logger.exception("timers: ticker sweep failed")
+                _reset_connection()
+    finally:
+        _reset_connection()  # this thread's own connection (the server-loop path closes its own)
 
 
 def start_ticker(interval: float | None = None) -> threading.Thread:
