@@ -70,7 +70,7 @@ def test_leaderboard_bad_page_numbers_show_a_clear_message_and_the_first_page(cl
 def test_leaderboard_speaks_russian_by_default(client):
     resp = client.get(reverse("ratings:leaderboard"))
     html = resp.content.decode()
-    assert "Клуб «Квартет»" in html and "Игроки по рейтингу" in html
+    assert "Клуб «Квартет»" in html and "Все партии" in html and "Рейтинговых партий пока нет." in html
 
 
 def test_leaderboard_variant_filter_uses_the_variant_ratings(client):
