@@ -14,6 +14,7 @@ Schedulers (settings.BOT_SCHEDULER):
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import os
 import random
@@ -92,7 +93,9 @@ def schedule_bot_move(game_id: int, seat: int, version: int, delay: float, mode:
             except Exception:
                 log.exception("could not queue bot_move for game %s; using the in-process loop", game_id)
     loop = _main_loop() or _background_loop()
-    loop.call_soon_threadsafe(_arm, loop, delay, game_id, seat, version)
+    # a fresh context: the caller's (often a sync_to_async thread's) must not leak into the bot's task,
+    # or asgiref takes the bot for a nested call of that thread and refuses to run it
+    loop.call_soon_threadsafe(_arm, loop, delay, game_id, seat, version, context=contextvars.Context())
 
 
 def _main_loop() -> asyncio.AbstractEventLoop | None:
@@ -119,11 +122,12 @@ def _background_loop() -> asyncio.AbstractEventLoop:
 
 
 def _arm(loop: asyncio.AbstractEventLoop, delay: float, game_id: int, seat: int, version: int) -> None:
-    loop.call_later(delay, _start, game_id, seat, version)
+    loop.call_later(delay, _start, game_id, seat, version, context=contextvars.Context())
 
 
 def _start(game_id: int, seat: int, version: int) -> None:
-    task = asyncio.get_running_loop().create_task(run_bot_move(game_id, seat, version))
+    task = asyncio.get_running_loop().create_task(run_bot_move(game_id, seat, version),
+                                                  context=contextvars.Context())
     _pending.add(task)
     task.add_done_callback(_pending.discard)
 

@@ -9,41 +9,72 @@ and drop, result screens, phone layout) independently of the game server.
 from __future__ import annotations
 
 import json
+import mimetypes
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
+from django.contrib.staticfiles import finders
 
 from game.views import load_samples
 
-# Playwright's sync API keeps an event loop in this thread; the test database teardown is sync.
+# Playwright's sync API keeps an event loop in this thread; Django must not refuse sync calls.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
 SAMPLES = load_samples()
+ORIGIN = "http://harness.test"
 
 
 @pytest.fixture
-def harness(live_server, settings):
+def harness(settings, client):
+    """The harness pages served by Django's test client through Playwright routing: no live server
+    and no database are needed (an anonymous page), so these tests are quick."""
     settings.DEBUG = True  # the harness view exists only with DEBUG (404 otherwise)
-    return live_server.url
+
+    def handle(route, request):
+        parts = urlsplit(request.url)
+        if parts.path.startswith(settings.STATIC_URL):
+            found = finders.find(parts.path[len(settings.STATIC_URL):])
+            if not found:
+                route.fulfill(status=404, body="")
+                return
+            ctype = mimetypes.guess_type(found)[0] or "application/octet-stream"
+            if found.endswith(".js"):
+                ctype = "text/javascript"
+            route.fulfill(status=200, body=Path(found).read_bytes(), headers={"Content-Type": ctype})
+            return
+        lang = request.headers.get("accept-language", "ru")
+        response = client.get(parts.path + (f"?{parts.query}" if parts.query else ""), HTTP_ACCEPT_LANGUAGE=lang)
+        route.fulfill(status=response.status_code, body=response.content,
+                      headers={"Content-Type": response.get("Content-Type", "text/html")})
+
+    return ORIGIN, handle
 
 
-@pytest.fixture
-def page(browser, harness):
-    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="ru-RU")
+def new_page(browser, harness, **options):
+    origin, handle = harness
+    options.setdefault("viewport", {"width": 1280, "height": 860})
+    options.setdefault("locale", "ru-RU")
+    context = browser.new_context(**options)
+    context.route(f"{origin}/**", handle)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors
+    return context, page
+
+
+@pytest.fixture
+def page(browser, harness):
+    context, page = new_page(browser, harness)
     yield page
     context.close()
-    assert not errors, errors
+    assert not page.errors, page.errors
 
 
-def open_sample(page, base: str, name: str, query: str = "") -> None:
-    page.goto(f"{base}/games/dev/table/?sample={name}{query}")
+def open_sample(page, harness, name: str, query: str = "") -> None:
+    page.goto(f"{harness[0]}/games/dev/table/?sample={name}{query}")
     page.wait_for_function("document.getElementById('game').dataset.state !== 'loading'")
 
 
@@ -284,9 +315,7 @@ def test_result_screen_for_everyone(page, harness, name, main):
 
 
 def test_english_table(browser, harness):
-    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US",
-                                  extra_http_headers={"Accept-Language": "en"})
-    page = context.new_page()
+    context, page = new_page(browser, harness, locale="en-US", extra_http_headers={"Accept-Language": "en"})
     open_sample(page, harness, "podkidnoy4")
     assert page.inner_text("#g-turn") == "Defend"
     assert page.inner_text("#g-controls button[data-kind='take']").startswith("Take")
@@ -294,9 +323,8 @@ def test_english_table(browser, harness):
 
 
 def test_phone_portrait_layout(browser, harness, screenshot_dir: Path):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True, locale="ru-RU")
-    page = context.new_page()
+    context, page = new_page(browser, harness, viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                             is_mobile=True, has_touch=True)
     for name in ("podkidnoy4", "six", "perevodnoy", "result"):
         open_sample(page, harness, name)
         page.wait_for_timeout(600)
