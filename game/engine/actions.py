@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from game.engine.cards import BEATERS, BIT, BIT_STR, CARD_STR, LOWEST_RANK, RANK_OF, SUIT_MASK
+from game.engine.cards import (
+    BEATERS,
+    BIT,
+    BIT_STR,
+    CARD_CODE,
+    CARD_STR,
+    LOWEST_RANK,
+    RANK_OF,
+    SUIT_MASK,
+)
 from game.engine.cheater import catch, catch_targets
 from game.engine.checks import (
     card_field,
@@ -115,34 +124,55 @@ def _place_attack(s: GameState, i: int, c: int, honest: bool) -> None:
         s.cheats |= 1 << k
 
 
+def _card(s: GameState, i: int, a: dict) -> int:
+    """The action's card, held by seat i (hot path: one dict lookup, errors via card_field)."""
+    v = a.get("card")
+    c = CARD_CODE.get(v) if type(v) is str else None
+    if c is None:
+        card_field(a)  # raises bad_card with a helpful message
+    if not s.hands[i] & BIT[c]:
+        raise IllegalAction("card_not_in_hand", "you do not hold that card")
+    return c
+
+
 def _attack(s: GameState, i: int, a: dict) -> None:
-    if not s.atk:  # leading a round: any card (000 §6)
+    atk = s.atk
+    rules = s.rules
+    if not atk:  # leading a round: any card (000 §6)
         if i != s.starter:
             raise IllegalAction("not_your_turn", f"seat {s.starter + 1} leads this round")
-        c = own_card(s, i, a)
-        _place_attack(s, i, c, True)
+        c = _card(s, i, a)
+        honest = True
     else:
         if i == s.defender:
             raise IllegalAction("not_your_turn", "the defender cannot throw in")
         if not s.elig >> i & 1:
             raise IllegalAction("not_your_turn", "you may not throw in to your partner")
-        if s.rules.throw_in == "starter_first":
+        if rules.throw_in == "starter_first":
             if s.passed >> i & 1:
                 raise IllegalAction("already_passed", "you already passed this round")
             if i != s.starter and starter_open(s):
                 raise IllegalAction(
                     "not_your_turn", f"seat {s.starter + 1} throws in first (000 §7)"
                 )
-        c = own_card(s, i, a)
-        if len(s.atk) >= s.limit or s.dfn.count(-1) >= s.hands[s.defender].bit_count():
+        c = _card(s, i, a)
+        if len(atk) >= s.limit or s.dfn.count(-1) >= s.hands[s.defender].bit_count():
             raise IllegalAction("limit_reached", "no more cards may be thrown in this round")
         honest = bool(s.rmask & RANK_OF[c])
-        if not honest and not s.rules.cheater:
-            raise IllegalAction("rank_not_on_table", "you may only throw in ranks on the table")
-        _place_attack(s, i, c, honest)
-        if s.rules.throw_in == "anyone":
+        if not honest:
+            if not rules.cheater:
+                raise IllegalAction(
+                    "rank_not_on_table", "you may only throw in ranks on the table"
+                )
+            s.cheats |= 1 << len(atk)
+        if rules.throw_in == "anyone":
             s.passed = 0  # 004: a new card resets the passes
-    s.last = {"seat": i + 1, "type": "attack", "card": CARD_STR[c]}
+    atk.append(c)
+    s.dfn.append(-1)
+    s.atk_by.append(i)
+    s.hands[i] &= ~BIT[c]
+    s.rmask |= RANK_OF[c]
+    s.last = (i + 1, "attack", CARD_STR[c], None)
     settle(s)
 
 
@@ -151,28 +181,29 @@ def _defend(s: GameState, i: int, a: dict) -> None:
         raise IllegalAction("not_your_turn", "you are not defending")
     if s.took:
         raise IllegalAction("already_took", "you already said «Беру»")
-    c = card_field(a)
-    t = card_field(a, "target", "bad_target")
-    k = -1
-    for j, x in enumerate(s.atk):
-        if x == t:
-            k = j
-            break
-    if k < 0 or s.dfn[k] >= 0:
+    v = a.get("target")
+    t = CARD_CODE.get(v) if type(v) is str else None
+    if t is None:
+        t = card_field(a, "target", "bad_target")
+    dfn = s.dfn
+    try:
+        k = s.atk.index(t)
+    except ValueError:
+        k = -1
+    if k < 0 or dfn[k] >= 0:
         raise IllegalAction("bad_target", "target must be an unbeaten attack card on the table")
-    if not s.hands[i] & BIT[c]:
-        raise IllegalAction("card_not_in_hand", "you do not hold that card")
-    beats = bool(BEATERS[s.trump][t] & BIT[c])
-    if not beats and not s.rules.cheater:
-        raise IllegalAction("does_not_beat", f"{CARD_STR[c]} does not beat {CARD_STR[t]}")
-    s.dfn[k] = c
+    c = _card(s, i, a)
+    beats = BEATERS[s.trump][t] >> c & 1
+    if not beats:
+        if not s.rules.cheater:
+            raise IllegalAction("does_not_beat", f"{CARD_STR[c]} does not beat {CARD_STR[t]}")
+        s.cheats |= 1 << (16 + k)
+    dfn[k] = c
     s.hands[i] &= ~BIT[c]
     s.rmask |= RANK_OF[c]
-    if not beats:
-        s.cheats |= 1 << (16 + k)
     if s.rules.throw_in == "anyone":
         s.passed = 0
-    s.last = {"seat": i + 1, "type": "defend", "card": CARD_STR[c], "target": CARD_STR[t]}
+    s.last = (i + 1, "defend", CARD_STR[c], CARD_STR[t])
     settle(s)
 
 
@@ -218,7 +249,7 @@ def _take(s: GameState, i: int, a: dict) -> None:
     if -1 not in s.dfn:
         raise IllegalAction("nothing_to_take", "every card is beaten")
     s.took = True
-    s.last = {"seat": i + 1, "type": "take"}
+    s.last = (i + 1, "take", None, None)
     settle(s)
 
 
@@ -236,7 +267,7 @@ def _pass(s: GameState, i: int, a: dict) -> None:
     if not throw_cards(s, i):
         raise IllegalAction("not_your_turn", "you have nothing to throw in")
     s.passed |= 1 << i
-    s.last = {"seat": i + 1, "type": "pass"}
+    s.last = (i + 1, "pass", None, None)
     settle(s)
 
 

@@ -151,7 +151,8 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
     s.cheats = 0
     s.rmask = 0
     s.pending = None
-    s.last = dict(s.last or {}, closed=how)
+    last = s.last
+    s.last = last[:4] + (how,) if type(last) is tuple else dict(last or {}, closed=how)
 
     stock = s.stock
     refill = s.rules.refill
@@ -191,16 +192,15 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
     _next_round(s, after, d)
 
 
+_ROT = {n: tuple(tuple((a + k) % n for k in range(n)) for a in range(n)) for n in range(2, 7)}
+
+
 def refill_order(s: GameState) -> list[int]:
     """Leader first, then the others clockwise, the defender last (000 §9); active seats only."""
     d = s.defender
-    n = s.n
-    order = []
-    for k in range(n):
-        j = (s.leader + k) % n
-        if j != d and is_active(s, j):
-            order.append(j)
-    if is_active(s, d):
+    out = s.out_mask
+    order = [j for j in _ROT[s.n][s.leader] if j != d and not out >> j & 1]
+    if not out >> d & 1:
         order.append(d)
     return order
 

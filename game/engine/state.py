@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from game.engine.cards import CARD_CODE, CARD_STR, RANK_OF, SUITS, from_strs, to_strs
+from game.engine.events import last_event
 from game.engine.rules import Rules
 from game.engine.seats import thrower_mask
 
@@ -144,7 +145,7 @@ class GameState:
             "seed": self.seed,
             "rng_n": self.rng_n,
             "moves": self.moves,
-            "last": self.last,
+            "last": last_event(self.last),
             "stall": self.stall,
             "best": self.best,
             "dealer": self.dealer + 1,

@@ -10,6 +10,7 @@ from typing import Any
 from game.engine.actions import legal_actions
 from game.engine.cards import CARD_STR, SUITS, to_strs
 from game.engine.cheater import catch_targets
+from game.engine.events import last_event
 from game.engine.seats import partner
 from game.engine.state import GameState
 
@@ -59,7 +60,7 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
         "limit": s.limit,
         "out": [j + 1 for j in s.out],
         "result": dict(s.result) if s.result else None,
-        "last": dict(s.last) if s.last else None,
+        "last": last_event(s.last),
         "swap_used": s.swap_used,
         "shown": _seats(s.shown),
         "bots": _seats(s.bots),

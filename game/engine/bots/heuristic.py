@@ -61,6 +61,7 @@ class HeuristicBot(Bot):
         self.plain_transfer: bool = params.pop("plain_transfer", True)
         self.throw_trumps: bool = params.pop("throw_trumps", False)
         self.endgame_bonus: int = params.pop("endgame_bonus", 40)
+        self.new_rank_penalty: int = params.pop("new_rank_penalty", 0)
         if params:
             raise TypeError(f"unknown HeuristicBot params {sorted(params)}")
 
@@ -106,7 +107,7 @@ class HeuristicBot(Bot):
             elif t == "take":
                 take = a
         uncovered = [p["attack"] for p in table if not p.get("defense")]
-        plan = self._cover_plan(uncovered, defends, trump)
+        plan = self._cover_plan(uncovered, defends, trump, table)
         plan_cost = sum(_cost(c, trump) for _, c in plan) if plan is not None else None
 
         if transfers:
@@ -133,23 +134,65 @@ class HeuristicBot(Bot):
         target, card = plan[0]
         return {"type": "defend", "card": card, "target": target}
 
-    @staticmethod
     def _cover_plan(
-        uncovered: list[str], defends: dict[str, list[str]], trump: str | None
+        self,
+        uncovered: list[str],
+        defends: dict[str, list[str]],
+        trump: str | None,
+        table: list[dict[str, Any]],
     ) -> list[tuple[str, str]] | None:
-        """Cheapest full cover, greedily: hardest attack first takes its cheapest beater."""
+        """Cheapest full cover: hardest attack first takes its cheapest beater; a beater of a rank
+        already on the table is preferred (a new rank opens new throw-ins). If that greedy pass
+        gets stuck, a small exhaustive search looks for any cover."""
         if not uncovered:
             return None
+        on_table = {rank_of(p["attack"]) for p in table} | {
+            rank_of(p["defense"]) for p in table if p.get("defense")
+        }
+        pen = self.new_rank_penalty
+
+        def cost(c: str) -> int:
+            return _cost(c, trump) + (0 if rank_of(c) in on_table else pen)
+
+        order = sorted(uncovered, key=lambda c: -value(c, trump))
         used: set[str] = set()
         plan: list[tuple[str, str]] = []
-        for att in sorted(uncovered, key=lambda c: -value(c, trump)):
+        for att in order:
             options = [c for c in defends.get(att, ()) if c not in used]
             if not options:
-                return None
-            card = min(options, key=lambda c: _cost(c, trump))
+                return self._search_cover(order, defends, cost)
+            card = min(options, key=cost)
             used.add(card)
             plan.append((att, card))
         return plan
+
+    @staticmethod
+    def _search_cover(
+        order: list[str], defends: dict[str, list[str]], cost: Any
+    ) -> list[tuple[str, str]] | None:
+        """Cheapest cover by depth-first search (few attacks, few beaters each); None if none."""
+        best: list[Any] = [None, 10**9]
+        steps = [0]
+
+        def go(k: int, used: set[str], acc: list[tuple[str, str]], total: int) -> None:
+            steps[0] += 1
+            if total >= best[1] or steps[0] > 2000:
+                return
+            if k == len(order):
+                best[0], best[1] = list(acc), total
+                return
+            att = order[k]
+            for c in sorted(defends.get(att, ()), key=cost):
+                if c in used:
+                    continue
+                used.add(c)
+                acc.append((att, c))
+                go(k + 1, used, acc, total + cost(c))
+                acc.pop()
+                used.discard(c)
+
+        go(0, set(), [], 0)
+        return best[0]
 
     def _take_cheaply(self, plan: list[tuple[str, str]], table: list[dict[str, Any]], trump: str | None) -> bool:
         """Take instead of covering when the cover burns a high trump (or two trumps) on a small,
