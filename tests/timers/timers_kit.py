@@ -143,7 +143,7 @@ class CeleryProcesses:
         self.log_dir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_dir / log_name, "ab")  # noqa: SIM115 (lives as long as the process)
         return subprocess.Popen([sys.executable, "-m", "celery", "-A", "durak_site", *args], cwd=BASE_DIR,
-                                env=self.env, stdout=log, stderr=subprocess.STDOUT)
+                                env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
     def start_worker(self) -> None:
         from durak_site.celery import app
@@ -167,7 +167,7 @@ class CeleryProcesses:
         """kill -9: the worker dies holding its reserved eta tasks (Redis gives them back only after
         the visibility timeout, an hour), exactly the case the beat sweep is for."""
         if self.worker is not None and self.worker.poll() is None:
-            os.kill(self.worker.pid, signal.SIGKILL)
+            os.killpg(self.worker.pid, signal.SIGKILL)
             self.worker.wait(10)
         self.worker = None
 

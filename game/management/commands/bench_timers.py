@@ -66,7 +66,7 @@ class Command(BaseCommand):
         log = open(self.log_dir / name, "ab")  # noqa: SIM115 (lives as long as the process)
         env = {**os.environ, "TIMERS_TICKER": "0", "PYTHONUNBUFFERED": "1"}
         return subprocess.Popen([sys.executable, "-m", "celery", "-A", "durak_site", *args], cwd=BASE_DIR, env=env,
-                                stdout=log, stderr=subprocess.STDOUT)
+                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
     def start_worker(self) -> None:
         from durak_site.celery import app
@@ -87,10 +87,8 @@ class Command(BaseCommand):
 
     def kill_worker(self) -> None:
         if self.worker is not None and self.worker.poll() is None:
-            os.kill(self.worker.pid, signal.SIGKILL)
+            os.killpg(self.worker.pid, signal.SIGKILL)  # the worker and its pool children, like a dead host
             self.worker.wait(10)
-            # prefork children notice their parent is gone and exit; give them a moment
-            time.sleep(0.2)
 
     def stop_all(self) -> None:
         for proc in (self.worker, self.beat):
@@ -185,6 +183,7 @@ class Command(BaseCommand):
         self.log_dir = Path(tempfile.mkdtemp(prefix="bench-timers-"))
         backend = settings.TIMERS_BACKEND
         db = settings.DATABASES["default"]
+        self.stdout.write(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
         self.stdout.write(f"bench_timers: {games} games, deadlines {deadline_ms} ms ahead, backend {backend}, "
                           f"database {db['ENGINE'].rsplit('.', 1)[-1]} {db['NAME']}, logs in {self.log_dir}")
         try:
@@ -211,6 +210,7 @@ class Command(BaseCommand):
                                           + timeout)
             self.report("normal", lateness, lost, len(targets))
 
+            self.stdout.write(f"  load average now {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
             if backend == "celery" and not no_spawn:
                 self.stdout.write(f"round 2: kill -9 the worker holding the eta tasks, {down_seconds:.1f} s down, "
                                   "restart")
