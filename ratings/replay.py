@@ -2,7 +2,7 @@
 
 Only for finished games (the page shows every hand). A GameEvent is applied as the server applied
 it: ``seat`` None + ``{"type": "end_check"}`` closes a cheater check window, ``{"type":
-"set_bot_seats", "seats": [...]}`` records a bot taking a seat over, ``{"type": "resign"}`` is
+"set_bots", "seats": [...]}`` records a bot taking a seat over (or handing it back), ``{"type": "resign"}`` is
 leaving / losing on time, anything else is an engine action of that seat.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from game import engine
 
-SERVER_ACTIONS = ("end_check", "set_bot_seats", "bot_seats")
+BOT_SEAT_EVENTS = ("set_bots", "set_bot_seats", "bot_seats")  # game.services logs "set_bots"
 
 
 class ReplayError(Exception):
@@ -29,7 +29,7 @@ def apply_event(state, seat: int | None, action: dict):
     kind = action.get("type") if isinstance(action, dict) else None
     if kind == "end_check":
         return engine.end_check(state)
-    if kind in ("set_bot_seats", "bot_seats"):
+    if kind in BOT_SEAT_EVENTS:
         return engine.set_bot_seats(state, action.get("seats") or [])
     if seat is None:
         raise engine.IllegalAction("bad_action", f"server event of unknown type {kind!r}")

@@ -126,7 +126,9 @@ def profile(request, nick: str):
 def game_replay(request, game_id: int):
     game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
     seats = list(game.seats.select_related("player").order_by("number"))
-    context = {"game": game, "seats": seats, "finished": game.status == Game.Status.FINISHED}
+    # Over = finished, or aborted (every human left): only then may every hand be shown.
+    context = {"game": game, "seats": seats, "finished": game.status != Game.Status.PLAYING,
+               "aborted": game.status == Game.Status.ABORTED}
     if not context["finished"]:
         # An unfinished game shows no card at all (not even the viewer's own: the table page does that).
         return render(request, "ratings/replay.html", context)
@@ -154,7 +156,7 @@ def game_replay(request, game_id: int):
             "game_over": _("the game is over"), "transfer": _("transfers with"),
             "take": _("takes the cards"), "pass": _("passes"), "swap_trump": _("swaps the trump for"),
             "catch": _("catches"), "resign": _("leaves the game"), "end_check": _("the round closes"),
-            "set_bot_seats": _("a bot takes a seat over"), "deal": _("The deal"), "round": _("Round"),
+            "set_bot_seats": _("a bot takes a seat over"), "set_bots": _("seats played by bots now"), "deal": _("The deal"), "round": _("Round"),
             "step": _("Step"), "of": _("of"), "stock": _("Stock"), "discard": _("Discard"),
             "attacker": _("attacks"), "defender": _("defends"), "out": _("out"), "play": _("Play"),
             "pause": _("Pause"), "draw": _("Draw"), "winner": _("won"), "loser": _("lost"), "trump": _("Trump"),

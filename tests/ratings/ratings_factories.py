@@ -42,10 +42,11 @@ def _seat_rows(game: Game, lineup: list) -> None:
 def play_finished_game(table: Table, lineup: list, *, rules: dict | None = None, seed: int = 1,
                        first_attacker: int | None = None, leave: dict | None = None,
                        stop_after_moves: int | None = None, bot_level: str = "heuristic",
-                       bots_at_start: list[int] | None = None) -> Game:
+                       bots_at_start: list[int] | None = None, takeover: dict | None = None) -> Game:
     """Play a whole game with the engine, every seat moved by the reference bot ``bot_level``.
 
     ``leave={seat: move_index}`` makes that seat resign (leave) when that many moves were made.
+    ``takeover={seat: move_index}`` logs a bot taking that human seat over (game.services' "set_bots" event).
     ``stop_after_moves`` leaves the game unfinished (status playing) after that many events.
     Returns the Game with its GameEvents, final state and result (status finished unless stopped).
     """
@@ -64,6 +65,15 @@ def play_finished_game(table: Table, lineup: list, *, rules: dict | None = None,
         if stop_after_moves is not None and seq >= stop_after_moves:
             break
         leaver = next((s for s, at in leave.items() if at <= seq and s not in left), None)
+        taker = next((s for s, at in (takeover or {}).items() if at <= seq and s not in bots), None)
+        if taker is not None:
+            bots = sorted([*bots, taker])
+            seat, action = None, {"type": "set_bots", "seats": bots}
+            state = engine.set_bot_seats(state, bots)
+            seq += 1
+            GameEvent.objects.create(game=game, seq=seq, seat=None, action=action, version=seq, source="server")
+            GameSeat.objects.filter(game=game, number=taker).update(takeover_level=bot_level)
+            continue
         if leaver is not None:
             seat, action = leaver, {"type": "resign", "reason": "resign"}
             left.append(leaver)

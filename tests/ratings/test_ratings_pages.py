@@ -185,6 +185,17 @@ def test_replay_of_a_left_game_reproduces_the_resignation(client):
     assert resp.context["frames"][-1]["result"]["reason"] == "resign"
 
 
+def test_replay_follows_a_bot_taking_a_seat_over_and_the_game_stays_rated(client):
+    people = [make_player() for _ in range(3)]
+    game = play_finished_game(make_table(seats_count=3, rules={"trump_swap": "bots"}), people, seed=14,
+                              rules={"trump_swap": "bots"}, takeover={2: 10})
+    assert game.state["bots"] == [2]
+    record = services.record_game_result(game)
+    assert record.rated  # a takeover bot (004) does not make a game unrated
+    resp = client.get(reverse("ratings:replay", args=[game.pk]))
+    assert resp.context["reproduces"] is True
+
+
 def test_replay_of_an_unfinished_game_reveals_no_card_even_to_a_player_at_the_table(client):
     a, b = make_player(), make_player()
     game = play_finished_game(make_table(seats_count=2), [a, b], seed=12, stop_after_moves=6)

@@ -28,6 +28,7 @@ function describe(f) {
   if (!f.action) return L.deal;
   const who = f.seat ? names[String(f.seat)] || `#${f.seat}` : "";
   const a = f.action;
+  if (a.type === "set_bots" || a.type === "set_bot_seats") return `${L.set_bots}: ${(a.seats || []).join(", ") || "—"}`;
   const verb = L[a.type] || a.type;
   const show = (x) => x.slice(0, -1) + SUITS[x.slice(-1)];
   let text = `${who} ${verb}`;
