@@ -1,12 +1,14 @@
 """Accounts pages: sign-up, the key shown once, restore, profile (new key, log out), the ban notice.
 
 The key travels from the service to the one page that shows it in a signed, HttpOnly cookie that lives
-two minutes and is scoped to that page; the page deletes it as it renders. So the key is never written
-to the database, the session or a log, and reloading the page does not show it again.
+two minutes and is scoped to that page; the page deletes it as it renders, and a one-time nonce kept in
+the session makes sure it renders once even for a client that keeps the cookie. So the key is never
+written to the database, the session or a log, and reloading the page does not show it again.
 """
 
 from __future__ import annotations
 
+import secrets
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -27,6 +29,7 @@ from .errors import ServiceError
 from .forms import RestoreForm, SignUpForm
 
 KEY_COOKIE = "durak_key_once"
+KEY_NONCE = "accounts.key_once_nonce"
 KEY_COOKIE_AGE = 120  # seconds
 
 
@@ -44,14 +47,35 @@ def _key_cookie_salt(player) -> str:
 
 @sensitive_variables("key")
 def _show_key_once(request: HttpRequest, player, key: str, next_url: str | None = None) -> HttpResponse:
+    """Redirect to the key page, carrying the key in a short-lived signed cookie bound to a session nonce.
+
+    The session keeps only the nonce; the key page pops it, so the key renders once even if a client
+    keeps or replays the cookie.
+    """
+    nonce = secrets.token_urlsafe(16)
+    request.session[KEY_NONCE] = nonce
     target = reverse("accounts:key")
     if next_url:
         target += "?" + urlencode({"next": next_url})
     response = redirect(target)
-    response.set_signed_cookie(KEY_COOKIE, key, salt=_key_cookie_salt(player), max_age=KEY_COOKIE_AGE,
+    response.set_signed_cookie(KEY_COOKIE, f"{nonce}:{key}", salt=_key_cookie_salt(player), max_age=KEY_COOKIE_AGE,
                                path=reverse("accounts:key"), secure=settings.SESSION_COOKIE_SECURE,
                                httponly=True, samesite="Strict")
     return response
+
+
+@sensitive_variables("carried", "key")
+def _take_key(request: HttpRequest) -> str | None:
+    """The key carried to this request, once: the session's nonce is used up whatever the cookie says."""
+    expected = request.session.pop(KEY_NONCE, None)
+    carried = request.get_signed_cookie(KEY_COOKIE, default=None, salt=_key_cookie_salt(request.user),
+                                        max_age=KEY_COOKIE_AGE)
+    if not expected or not carried or ":" not in carried:
+        return None
+    nonce, key = carried.split(":", 1)
+    if not secrets.compare_digest(nonce, expected) or not keys.is_well_formed(key):
+        return None
+    return key
 
 
 @never_cache
@@ -76,9 +100,8 @@ def signup(request: HttpRequest) -> HttpResponse:
 @login_required
 def key_shown(request: HttpRequest) -> HttpResponse:
     """The recovery key, once: the cookie carrying it is deleted by this very response."""
-    key = request.get_signed_cookie(KEY_COOKIE, default=None, salt=_key_cookie_salt(request.user),
-                                    max_age=KEY_COOKIE_AGE)
-    context = {"key": keys.display(key) if key and keys.is_well_formed(key) else None,
+    key = _take_key(request)
+    context = {"key": keys.display(key) if key else None,
                "next": _safe_next(request) or reverse("home")}
     response = render(request, "accounts/key.html", context)
     response.delete_cookie(KEY_COOKIE, path=reverse("accounts:key"), samesite="Strict")

@@ -86,6 +86,14 @@ def test_reloading_the_key_page_does_not_show_the_key_again(client, key_on_page)
     assert "не показывается" in again.content.decode()
 
 
+def test_a_client_that_keeps_the_cookie_still_sees_the_key_once(client, key_on_page):
+    response = client.post("/accounts/signup/", {"nick": "Keeper"})
+    kept = response.cookies["durak_key_once"].value
+    assert key_on_page(client.get("/accounts/key/"))
+    client.cookies["durak_key_once"] = kept  # a client ignoring the deletion, or a replay
+    assert key_on_page(client.get("/accounts/key/")) is None
+
+
 def test_the_key_page_is_never_cached(client):
     page = sign_up_through_pages(client)
     assert "no-store" in page["Cache-Control"]
