@@ -1,0 +1,169 @@
+// The table socket: connect, heartbeat, reconnect with exponential backoff, and a server-clock
+// estimate for deadlines. The server sends the current view on every (re)connect, which is the
+// resync; nothing here keeps game state.
+
+export function uuid() {
+  if (globalThis.crypto && crypto.randomUUID) return crypto.randomUUID();
+  const b = new Uint8Array(16);
+  crypto.getRandomValues(b);
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+const FATAL_CLOSE = new Set([4401, 4403, 4404, 4400, 1008]); // not allowed here: do not retry forever
+
+export class Connection {
+  /**
+   * @param {string} path   "/ws/tables/<id>/"
+   * @param {object} on     {frame(msg), open(restored), lost(), fatal(code)}
+   */
+  constructor(path, on) {
+    this.path = path;
+    this.on = on;
+    this.ws = null;
+    this.attempt = 0;
+    this.wasOpen = false;
+    this.lostShown = false;
+    this.pingTimer = null;
+    this.retryTimer = null;
+    this.lastPong = 0;
+    this.stopped = false;
+  }
+
+  url() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${proto}//${location.host}${this.path}`;
+  }
+
+  start() {
+    this.stopped = false;
+    this.open();
+    document.addEventListener("visibilitychange", () => {
+      // phones suspend sockets in the background: check as soon as we are visible again
+      if (document.visibilityState === "visible" && !this.isOpen()) this.reconnectNow();
+    });
+    window.addEventListener("online", () => { if (!this.isOpen()) this.reconnectNow(); });
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    if (this.ws) this.ws.close(1000);
+  }
+
+  isOpen() { return this.ws && this.ws.readyState === WebSocket.OPEN; }
+
+  open() {
+    clearTimeout(this.retryTimer);
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch (e) {
+      this.scheduleRetry();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      const restored = this.lostShown;
+      this.attempt = 0;
+      this.wasOpen = true;
+      this.lostShown = false;
+      this.lastPong = Date.now();
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.heartbeat(), 10000);
+      this.on.open && this.on.open(restored);
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      this.lastPong = Date.now();
+      this.on.frame(msg, Date.now());
+    };
+    ws.onclose = (ev) => {
+      clearInterval(this.pingTimer);
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.stopped) return;
+      if (FATAL_CLOSE.has(ev.code)) {
+        this.on.fatal && this.on.fatal(ev.code);
+        return;
+      }
+      if (!this.lostShown) {
+        this.lostShown = true;
+        this.on.lost && this.on.lost();
+      }
+      this.scheduleRetry();
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  heartbeat() {
+    if (!this.isOpen()) return;
+    if (Date.now() - this.lastPong > 25000) { // silent socket: drop it and reconnect
+      this.ws.close(4000);
+      return;
+    }
+    this.ws.send(JSON.stringify({ type: "ping" }));
+  }
+
+  scheduleRetry() {
+    clearTimeout(this.retryTimer);
+    const base = Math.min(15000, 500 * 2 ** this.attempt);
+    const delay = base / 2 + Math.random() * base / 2;
+    this.attempt += 1;
+    this.retryTimer = setTimeout(() => this.open(), delay);
+  }
+
+  reconnectNow() {
+    if (this.stopped) return;
+    this.attempt = 0;
+    if (this.ws) { const old = this.ws; this.ws = null; old.close(); }
+    this.open();
+  }
+
+  /** Send a message; false when the socket is down (the caller keeps the move unsent). */
+  send(obj) {
+    if (!this.isOpen()) return false;
+    this.ws.send(JSON.stringify(obj));
+    return true;
+  }
+}
+
+/**
+ * Server clock offset (server − local, ms). Each new deadline was set on the server just before
+ * its frame was sent, so (deadline − its length) − arrival ≈ offset − latency: the largest sample
+ * is the best estimate. The page render time gives the first sample.
+ */
+export class Clock {
+  constructor(serverNowIso) {
+    this.offset = null;
+    if (serverNowIso) {
+      const t = Date.parse(serverNowIso);
+      const nav = performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
+      const arrived = nav ? performance.timeOrigin + nav.responseStart : Date.now();
+      if (!Number.isNaN(t)) this.offset = t - arrived;
+    }
+  }
+
+  sample(deadlineIso, lengthMs, arrivedAt) {
+    const d = Date.parse(deadlineIso);
+    if (Number.isNaN(d) || !lengthMs) return;
+    const est = d - lengthMs - arrivedAt;
+    if (this.offset === null) { this.offset = est; return; }
+    // accept later (larger) samples, but not a jump: a deadline longer than we think must not
+    // make every countdown run early
+    if (est > this.offset && est - this.offset < 2000) this.offset = est;
+  }
+
+  now() { return Date.now() + (this.offset || 0); }
+
+  /** Milliseconds left until a server deadline. */
+  left(deadlineIso) {
+    const d = Date.parse(deadlineIso);
+    if (Number.isNaN(d)) return null;
+    return d - this.now();
+  }
+}

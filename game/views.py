@@ -1,0 +1,352 @@
+"""The browser game table: its page context, a game permalink, leaving, and a DEBUG-only harness.
+
+The lobby's table view (`/tables/<id>/`) renders `game/table.html` while a game is playing or in
+the rematch window; `table_context()` builds everything that template needs. The page itself is a
+thin shell: the ES-module client (game/static/game/table.js) renders every frame it receives over
+the table socket from the redacted view (`engine.view_for`), never from anything else.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from .models import Game
+
+SAMPLES_FILE = Path(__file__).resolve().parent / "templates" / "game" / "dev" / "samples.json"
+
+
+def ui_strings() -> dict[str, str]:
+    """Every string the table client shows, translated for the current request's language.
+
+    Placeholders in braces ({name}, {card}, ...) are filled in by the client.
+    """
+    return {
+        # status line: whose turn and what is awaited
+        "your_lead": _("Your move"),
+        "defend": _("Defend"),
+        "defend_or_transfer": _("Defend or transfer"),
+        "throw_or_bito": _("Throw in or «Bito»"),
+        "throw_or_pass": _("Throw in or «Pass»"),
+        "catch_or_wait": _("Check: catch a cheater or wait"),
+        "check_phase": _("Checking the round…"),
+        "waiting_for": _("Waiting for: {names}"),
+        "you_took": _("You take the cards; others may still throw in"),
+        "spectating": _("You are watching this game"),
+        "game_over": _("The game is over"),
+        "you_are_out": _("You are out of cards — well played!"),
+        # hint line (move hints on)
+        "hint_lead": _("Tap a raised card to lead the round"),
+        "hint_defend": _("Beat the highlighted cards or press «Take»"),
+        "hint_transfer": _("Lay a card of the same rank to transfer, beat, or take"),
+        "hint_throw": _("You may throw in a raised card"),
+        "hint_pick_target": _("Now tap the table card to beat"),
+        "hint_pick_use": _("Tap a table card to beat it, or the table to transfer"),
+        "hint_selected": _("Tap the table (or the card again) to play it"),
+        "hint_catch": _("Tap a table card you think was played dishonestly"),
+        "hint_confirm": _("Press «Confirm» to make this move"),
+        "hint_drag": _("Tip: you can also drag a card onto the table"),
+        # buttons and menu
+        "take": _("Take"),
+        "bito": _("Bito"),
+        "pass": _("Pass"),
+        "transfer": _("Transfer"),
+        "catch": _("Catch!"),
+        "confirm": _("Confirm"),
+        "cancel": _("Cancel"),
+        "leave": _("Leave"),
+        "menu": _("Table menu"),
+        "hints": _("Move hints"),
+        "quick": _("Quick moves"),
+        "sound": _("Sound"),
+        "rematch": _("Rematch"),
+        "ready": _("Ready"),
+        "ready_sent": _("You are ready — waiting for the others"),
+        "rematch_in": _("Rematch offer: {s} s"),
+        "rematch_closed": _("The rematch offer has closed"),
+        "to_lobby": _("Back to the lobby"),
+        "leave_confirm_title": _("Leave the game?"),
+        "leave_confirm_text": _("If you leave now, you lose this game (in pairs, your pair loses)."),
+        "leave_confirm_yes": _("Leave"),
+        "leave_confirm_no": _("Stay"),
+        # seats
+        "you": _("You"),
+        "bot": _("bot"),
+        "offline": _("offline"),
+        "left": _("left"),
+        "out": _("out"),
+        "attacker": _("attacks"),
+        "defender_badge": _("defends"),
+        "passed_badge": _("pass"),
+        "took_badge": _("takes"),
+        "partner": _("partner"),
+        "cards_n": _("{n} cards"),
+        "stock": _("Stock"),
+        "discard": _("Discard"),
+        "trump": _("Trump"),
+        "round_n": _("Round {n}"),
+        "limit": _("Cards this round: {n} of {max}"),
+        "seat_n": _("Seat {n}"),
+        # connection
+        "connecting": _("Connecting…"),
+        "connection_lost": _("Connection lost — reconnecting…"),
+        "connection_restored": _("Connection restored"),
+        "connection_closed": _("You cannot play at this table from here."),
+        # result
+        "result_title": _("Game over"),
+        "you_durak": _("You are the durak!"),
+        "durak_is": _("The durak is {name}"),
+        "you_won": _("You are out — you did not lose!"),
+        "pair_won": _("The pair {names} wins"),
+        "your_pair_won": _("Your pair wins!"),
+        "your_pair_lost": _("Your pair lost"),
+        "draw": _("Draw!"),
+        "reason": _("Reason: {reason}"),
+        "reason_normal": _("played to the end"),
+        "reason_cap": _("the game could not progress"),
+        "reason_resign": _("{name} gave up"),
+        "reason_leave": _("{name} left the game"),
+        "reason_timeout": _("{name} ran out of time"),
+        "reason_disconnect": _("{name} lost the connection"),
+        "reason_abandoned": _("every player left"),
+        "finish_order": _("Order of finishing: {names}"),
+        # last move in words
+        "last_attack": _("{name} played {card}"),
+        "last_defend": _("{name} beat {target} with {card}"),
+        "last_transfer": _("{name} transferred with {card}"),
+        "last_take": _("{name} takes"),
+        "last_pass": _("{name}: «Pass»"),
+        "last_swap": _("{name} swapped the trump"),
+        "last_catch_ok": _("{name} caught a cheat on {card}!"),
+        "last_catch_bad": _("{name} falsely accused {card} and draws a penalty card"),
+        # why a card cannot be played (client-side, before sending)
+        "why_not_your_turn": _("It is not your move: waiting for {names}"),
+        "why_lead_other": _("{name} leads this round"),
+        "why_not_beat": _("{card} does not beat any card on the table"),
+        "why_not_beat_target": _("{card} does not beat {target}"),
+        "why_rank": _("You may only throw in ranks already on the table: {ranks}"),
+        "why_limit": _("No more cards may be laid this round"),
+        "why_passed": _("You already passed this round"),
+        "why_starter_first": _("{name} throws in first"),
+        "why_partner": _("You do not throw in to your partner"),
+        "why_took": _("You already took; wait for the throw-ins"),
+        "why_check": _("The round is being checked: only catching is allowed"),
+        "why_over": _("The game is over"),
+        "why_out": _("You have already finished this game"),
+        "why_defender": _("You are defending: beat the cards or take"),
+        "why_all_beaten": _("Every card is beaten; wait for the others"),
+        "why_generic": _("You cannot play this card now"),
+        "why_pick_target": _("Choose which table card to beat"),
+        "why_pending": _("Waiting for the server…"),
+        "sent": _("Move sent"),
+        "confirm_move": _("Confirm: {move}"),
+        "move_attack": _("play {card}"),
+        "move_defend": _("beat {target} with {card}"),
+        "move_transfer": _("transfer with {card}"),
+        "move_transfer_show": _("transfer by showing {card}"),
+        "move_take": _("take the cards"),
+        "move_pass": _("pass"),
+        "move_swap": _("swap {card} for the trump"),
+        "move_catch": _("catch {card}"),
+        "swap_trump": _("Swap the trump"),
+        "shortcuts": _("Keys: ← → choose a card, Enter plays, T take, B bito/pass, P transfer, C catch"),
+        "suit_S": _("spades"),
+        "suit_H": _("hearts"),
+        "suit_D": _("diamonds"),
+        "suit_C": _("clubs"),
+        "your_hand": _("Your hand"),
+        "table_cards": _("Cards on the table"),
+    }
+
+
+def error_messages() -> dict[str, str]:
+    """Error code (engine IllegalAction codes + server codes) → what the player reads."""
+    return {
+        "does_not_beat": _("This card does not beat {target}"),
+        "not_your_turn": _("It is not your move"),
+        "card_not_in_hand": _("You do not hold that card"),
+        "bad_target": _("That table card cannot be beaten now"),
+        "rank_not_on_table": _("You may only throw in ranks already on the table"),
+        "rank_mismatch": _("A transfer needs a card of the same rank"),
+        "limit_reached": _("No more cards may be laid this round"),
+        "too_few_cards": _("The next player has too few cards for a transfer"),
+        "transfer_not_allowed": _("You cannot transfer now"),
+        "already_passed": _("You already passed this round"),
+        "already_took": _("You already took the cards"),
+        "nothing_to_take": _("Every card is beaten: there is nothing to take"),
+        "check_phase": _("The round is being checked: only catching is allowed"),
+        "not_check_phase": _("No check is running"),
+        "player_out": _("You have already finished this game"),
+        "game_over": _("The game is over"),
+        "swap_not_allowed": _("You may not swap the trump now"),
+        "not_cheater_mode": _("Catching is only allowed in cheater mode"),
+        "own_card": _("You cannot catch your own or your partner's card"),
+        "catch_banned": _("After a false accusation you cannot catch this round"),
+        "bad_card": _("That is not a card"),
+        "bad_action": _("That move is not understood"),
+        "unknown_action": _("That move is not understood"),
+        "no_such_seat": _("You do not sit at this table"),
+        "stale_version": _("The table changed before your move arrived; look again"),
+        "version_conflict": _("The table changed before your move arrived; look again"),
+        "stale": _("The table changed before your move arrived; look again"),
+        "bad_json": _("The message was not understood"),
+        "unknown_type": _("The message was not understood"),
+        "bad_id": _("The message was not understood"),
+        "bad_version": _("The message was not understood"),
+        "game_not_found": _("This game does not exist"),
+        "game_finished": _("The game is over"),
+        "left_game": _("You have left this game"),
+        "flooding": _("Too many messages; slow down"),
+        "auth_required": _("Please log in to play"),
+        "duplicate": _("That move was already received"),
+        "not_seated": _("You do not play at this table"),
+        "spectator": _("Spectators cannot make moves"),
+        "no_game": _("No game is being played at this table"),
+        "bad_message": _("The message was not understood"),
+        "too_large": _("The message is too large"),
+        "rate_limited": _("Too many messages; slow down"),
+        "not_authenticated": _("Please log in to play"),
+        "internal_error": _("Something went wrong on the server; try again"),
+        "unknown": _("The move was refused"),
+    }
+
+
+def _lobby_url(name: str, *args) -> str | None:
+    try:
+        return reverse(name, args=args)
+    except NoReverseMatch:
+        return None
+
+
+def table_context(request: HttpRequest, table, game: Game | None = None, seat: int | None = None) -> dict:
+    """The context of `game/table.html` for the lobby's table view (and the dev harness).
+
+    `game` defaults to the table's latest game; `seat` to the viewer's seat in that game (None =
+    spectator).
+    """
+    if game is None:
+        game = Game.objects.filter(table=table).order_by("-started_at", "-pk").first()
+    if seat is None and game is not None and request.user.is_authenticated:
+        seat = game.seats.filter(player=request.user).values_list("number", flat=True).first()
+    rematch_deadline = getattr(table, "rematch_deadline", None)
+    config = {
+        "ws_url": f"/ws/tables/{table.pk}/",
+        "table_id": table.pk,
+        "game_id": game.pk if game else None,
+        "seat": seat,
+        "turn_seconds": getattr(table, "turn_seconds", 30) or 30,
+        "server_now": timezone.now().isoformat(),
+        "table_status": getattr(table, "status", ""),
+        "rematch_deadline": rematch_deadline.isoformat() if rematch_deadline else None,
+        "ready_url": _lobby_url("lobby:ready", table.pk),
+        "leave_url": reverse("game:leave", args=[game.pk]) if game else None,
+        "lobby_url": _lobby_url("lobby:list") or _lobby_url("lobby:index") or reverse("home"),
+        "table_url": _lobby_url("lobby:table", table.pk) or request.get_full_path(),
+        "harness": None,
+    }
+    return {
+        "table": table,
+        "game": game,
+        "seat": seat,
+        "ws_url": config["ws_url"],
+        "table_config": config,
+        "table_strings": ui_strings(),
+        "table_errors": error_messages(),
+    }
+
+
+def detail(request: HttpRequest, game_id: int) -> HttpResponse:
+    """`/games/<id>/`: a game's permalink — its table page shows it (or the table's next state)."""
+    game = get_object_or_404(Game, pk=game_id)
+    url = _lobby_url("lobby:table", game.table_id) or f"/tables/{game.table_id}/"
+    return redirect(url)
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    """«Выйти» during a game: the game service records the loss; then back to the lobby."""
+    game = get_object_or_404(Game, pk=game_id)
+    from . import services  # written by game-server; imported late so this module loads without it
+
+    error = None
+    try:
+        services.leave_game(game.pk, request.user)
+    except Exception as exc:  # ServiceError: e.g. the game is already over — leaving is then free
+        error = getattr(exc, "code", None) or str(exc)
+    url = _lobby_url("lobby:list") or _lobby_url("lobby:index") or reverse("home")
+    if request.headers.get("HX-Request") or request.headers.get("Accept", "").startswith("application/json"):
+        from django.http import JsonResponse
+
+        return JsonResponse({"ok": error is None, "error": error, "redirect": url})
+    return redirect(url)
+
+
+class _SampleTable:
+    """Stands in for a lobby Table in the harness (only the attributes the template reads)."""
+
+    def __init__(self, pk: int, name: str, turn_seconds: int = 30) -> None:
+        self.pk = self.id = pk
+        self.name = name
+        self.turn_seconds = turn_seconds
+        self.status = "playing"
+        self.rematch_deadline = None
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def load_samples() -> dict:
+    with SAMPLES_FILE.open(encoding="utf-8") as f:
+        return json.load(f)
+
+
+def dev_table(request: HttpRequest) -> HttpResponse:
+    """DEBUG only: the table client fed hard-coded sample frames (no socket), to look at and test."""
+    if not settings.DEBUG:
+        raise Http404
+    samples = load_samples()
+    name = request.GET.get("sample") or next(iter(samples))
+    if name not in samples:
+        raise Http404
+    sample = samples[name]
+    table = _SampleTable(0, sample.get("title", name))
+    frame = dict(sample["frame"])
+    if frame.get("deadline_in") is not None:  # a live countdown: the sample says "in N seconds"
+        frame["deadline"] = (timezone.now() + timedelta(seconds=frame.pop("deadline_in"))).isoformat()
+    seat = frame["view"].get("seat")
+    config = {
+        "ws_url": None,
+        "table_id": 0,
+        "game_id": frame.get("game_id"),
+        "seat": seat,
+        "turn_seconds": 30,
+        "server_now": timezone.now().isoformat(),
+        "table_status": "rematch" if frame["view"].get("result") else "playing",
+        "rematch_deadline": None,
+        "ready_url": None,
+        "leave_url": None,
+        "lobby_url": reverse("home"),
+        "table_url": request.get_full_path(),
+        "harness": {"sample": name, "names": list(samples), "frame": frame},
+    }
+    ctx = {
+        "table": table,
+        "game": None,
+        "seat": seat,
+        "ws_url": None,
+        "table_config": config,
+        "table_strings": ui_strings(),
+        "table_errors": error_messages(),
+    }
+    return render(request, "game/table.html", ctx)
