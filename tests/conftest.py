@@ -74,9 +74,14 @@ def asgi_live_server(django_db_setup, django_db_blocker) -> Iterator[str]:
         process.join(timeout=10)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """Debian's Chromium driven by Playwright (browser downloads do not work here)."""
+    """Debian's Chromium driven by Playwright (browser downloads do not work here).
+
+    Module-scoped on purpose: Playwright's sync API keeps an asyncio loop running in the main thread
+    while it is open, which breaks every later async test (Channels communicators) and makes the
+    ORM refuse sync calls; closing it after each browser module ends that loop.
+    """
     if not Path(CHROMIUM).exists():
         raise RuntimeError(f"{CHROMIUM} is missing: install Debian's chromium (make test / .ci/run do it)")
     from playwright.sync_api import sync_playwright

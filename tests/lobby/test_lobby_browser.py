@@ -83,6 +83,7 @@ def test_create_table_add_three_bots_ready_countdown_and_game_starts(
         # at zero the game is created and the page becomes the game table
         expect(page.locator("#game")).to_be_attached(timeout=15000)
         assert Table.objects.get(pk=table_id).status == Table.Status.PLAYING
+        page.wait_for_timeout(1500)  # let the game client draw the first frame for the screenshot
         page.screenshot(path=str(screenshot_dir / "lobby-game-started-desktop.png"))
     finally:
         ctx.close()
@@ -104,6 +105,8 @@ def test_waiting_room_and_lobby_on_a_phone(transactional_db, asgi_live_server, b
         page.screenshot(path=str(screenshot_dir / "lobby-list-phone.png"), full_page=True)
         page.goto("/tables/new/")
         page.screenshot(path=str(screenshot_dir / "lobby-create-phone.png"), full_page=True)
+        page.goto("/tables/rules/")
+        page.screenshot(path=str(screenshot_dir / "lobby-rules-phone.png"), full_page=True)
         page.goto(f"/tables/{table.pk}/")
         expect(page.locator(".seat")).to_have_count(4)
         page.screenshot(path=str(screenshot_dir / "lobby-waiting-room-phone.png"), full_page=True)
