@@ -1,0 +1,426 @@
+"""Load benchmark of live play over real WebSockets (issue 5 "Speed").
+
+    python manage.py bench_ws --tables 50 --url ws://127.0.0.1:8000 --duration 30
+    python manage.py bench_ws --tables 10 --inprocess          # no server: the ASGI app in this process
+
+It creates N tables on the database the server uses (same DATABASE_URL / REDIS_URL!), each with
+scripted human players (and optional spectators), starts a game at each through
+game.services.start_game, and connects one WebSocket per person. Each scripted player answers every
+frame that offers him a move with a random legal move after --think seconds; finished games are
+restarted at once until --duration is over. It prints:
+
+- action→ack: from sending a move to its {"type":"ack"} on the same socket (p50/p99/max),
+- action→all-seats-updated: from sending a move to the moment every socket of that table
+  (players and spectators) has a state frame of that version or newer,
+- ping→pong on the same sockets (the bare round trip through the consumer: the "echo" baseline),
+- actions/s applied, games finished, and every error frame / failure by code.
+
+With no `websockets` package installed a minimal RFC 6455 client built on asyncio streams is used.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import json
+import os
+import random
+import statistics
+import struct
+import time
+from collections import Counter
+from importlib import import_module
+from urllib.parse import urlparse
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+# --------------------------------------------------------------------------- clients
+
+
+class MiniWebSocket:
+    """Just enough of RFC 6455 for text frames: handshake, masked sends, ping/close handling."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+        self.closed = False
+
+    @classmethod
+    async def connect(cls, url: str, headers: dict[str, str]) -> MiniWebSocket:
+        u = urlparse(url)
+        port = u.port or (443 if u.scheme == "wss" else 80)
+        if u.scheme == "wss":
+            raise CommandError("the built-in client speaks ws:// only (install `websockets` for wss://)")
+        reader, writer = await asyncio.open_connection(u.hostname, port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        lines = [f"GET {u.path or '/'} HTTP/1.1", f"Host: {u.hostname}:{port}", "Upgrade: websocket",
+                 "Connection: Upgrade", f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13"]
+        lines += [f"{k}: {v}" for k, v in headers.items()]
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+        await writer.drain()
+        response = await reader.readuntil(b"\r\n\r\n")
+        status = response.split(b"\r\n", 1)[0]
+        if b" 101 " not in status:
+            writer.close()
+            raise ConnectionError(f"handshake refused: {status.decode(errors='replace')}")
+        return cls(reader, writer)
+
+    async def send(self, text: str) -> None:
+        payload = text.encode()
+        head = bytearray([0x81])
+        n = len(payload)
+        if n < 126:
+            head.append(0x80 | n)
+        elif n < 65536:
+            head.append(0x80 | 126)
+            head += struct.pack("!H", n)
+        else:
+            head.append(0x80 | 127)
+            head += struct.pack("!Q", n)
+        mask = os.urandom(4)
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        self.writer.write(bytes(head) + mask + masked)
+        await self.writer.drain()
+
+    async def recv(self) -> str:
+        buf = b""
+        while True:
+            b0, b1 = await self.reader.readexactly(2)
+            opcode, n = b0 & 0x0F, b1 & 0x7F
+            if n == 126:
+                (n,) = struct.unpack("!H", await self.reader.readexactly(2))
+            elif n == 127:
+                (n,) = struct.unpack("!Q", await self.reader.readexactly(8))
+            mask = await self.reader.readexactly(4) if b1 & 0x80 else None
+            data = await self.reader.readexactly(n)
+            if mask:
+                data = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+            if opcode == 0x8:
+                self.closed = True
+                code = struct.unpack("!H", data[:2])[0] if len(data) >= 2 else 1005
+                raise ConnectionError(f"closed by the server ({code})")
+            if opcode == 0x9:  # ping → pong
+                self.writer.write(bytes([0x8A, 0x80 | len(data)]) + b"\0\0\0\0" + data)
+                continue
+            if opcode in (0x1, 0x2, 0x0):
+                buf += data
+                if b0 & 0x80:
+                    return buf.decode()
+
+    async def close(self) -> None:
+        if not self.closed:
+            try:
+                self.writer.write(bytes([0x88, 0x82]) + b"\0\0\0\0" + struct.pack("!H", 1000))
+                await self.writer.drain()
+            except ConnectionError:
+                pass
+        self.writer.close()
+
+
+class LibWebSocket:
+    """The `websockets` package, when installed."""
+
+    def __init__(self, conn) -> None:
+        self.conn = conn
+
+    @classmethod
+    async def connect(cls, url: str, headers: dict[str, str]) -> LibWebSocket:
+        import websockets
+
+        origin = headers.pop("Origin", None)
+        try:
+            conn = await websockets.connect(url, additional_headers=headers, origin=origin, max_size=2 ** 22)
+        except TypeError:  # older websockets
+            conn = await websockets.connect(url, extra_headers=headers, origin=origin, max_size=2 ** 22)
+        return cls(conn)
+
+    async def send(self, text: str) -> None:
+        await self.conn.send(text)
+
+    async def recv(self) -> str:
+        return await self.conn.recv()
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+
+class InProcessWebSocket:
+    """The ASGI application in this process through channels' WebsocketCommunicator (no network)."""
+
+    def __init__(self, comm) -> None:
+        self.comm = comm
+
+    @classmethod
+    async def connect(cls, path: str, headers: dict[str, str]) -> InProcessWebSocket:
+        from channels.testing import WebsocketCommunicator
+
+        from durak_site.asgi import application
+
+        comm = WebsocketCommunicator(application, path,
+                                     headers=[(k.lower().encode(), v.encode()) for k, v in headers.items()])
+        ok, code = await comm.connect(timeout=30)
+        if not ok:
+            raise ConnectionError(f"refused ({code})")
+        return cls(comm)
+
+    async def send(self, text: str) -> None:
+        await self.comm.send_to(text_data=text)
+
+    async def recv(self) -> str:
+        out = await self.comm.receive_output(timeout=3600)
+        if out["type"] == "websocket.close":
+            raise ConnectionError(f"closed by the server ({out.get('code')})")
+        return out["text"]
+
+    async def close(self) -> None:
+        await self.comm.disconnect(timeout=10)
+
+
+# --------------------------------------------------------------------------- set-up (sync, in the DB)
+
+
+def _session_cookie(player) -> str:
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
+    store[SESSION_KEY] = player._meta.pk.value_to_string(player)
+    backends = getattr(settings, "AUTHENTICATION_BACKENDS", None) or ["django.contrib.auth.backends.ModelBackend"]
+    store[BACKEND_SESSION_KEY] = backends[0]
+    store[HASH_SESSION_KEY] = player.get_session_auth_hash()
+    store.save()
+    return store.session_key
+
+
+def _create_tables(n: int, humans: int, spectators: int, rules: dict, tag: str) -> list[dict]:
+    """N tables with `humans` seated players (plus spectators); a game started at each."""
+    from accounts.models import Player
+    from game import services
+    from lobby.models import Seat, Table
+
+    tables = []
+    for t in range(n):
+        people = [Player.objects.create_user(f"b{tag}{t}x{i}"[:20]) for i in range(humans + spectators)]
+        table = Table.objects.create(name=f"bench {tag}-{t}", host=people[0], rules=rules, seats_count=humans)
+        Seat.objects.bulk_create([Seat(table=table, number=i + 1, player=p) for i, p in enumerate(people[:humans])])
+        services.start_game(table.pk)
+        tables.append({"table_id": table.pk,
+                       "cookies": [_session_cookie(p) for p in people],
+                       "seats": list(range(1, humans + 1)) + [None] * spectators})
+    return tables
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+# --------------------------------------------------------------------------- the run
+
+
+class TableRun:
+    def __init__(self, bench: Bench, spec: dict) -> None:
+        self.bench, self.spec = bench, spec
+        self.table_id = spec["table_id"]
+        self.n = len(spec["cookies"])
+        self.seen: list[tuple[int, int]] = [(0, -1)] * self.n  # (game_id, version) per socket
+        self.want: dict[tuple[int, int], tuple[float, set[int]]] = {}
+        self.restarting = False
+
+    def saw(self, i: int, game_id: int, version: int) -> None:
+        if (game_id, version) > self.seen[i]:
+            self.seen[i] = (game_id, version)
+        now = time.perf_counter()
+        for key in [k for k in self.want if k[0] == game_id and k[1] <= version]:
+            t0, left = self.want[key]
+            left.discard(i)
+            if not left:
+                self.bench.all_updated.append(now - t0)
+                del self.want[key]
+
+    def acked(self, game_id: int, version: int, t0: float) -> None:
+        left = {i for i in range(self.n) if self.seen[i] < (game_id, version)}
+        if not left:
+            self.bench.all_updated.append(time.perf_counter() - t0)
+        else:
+            self.want[(game_id, version)] = (t0, left)
+
+    async def finished(self, game_id: int) -> None:
+        self.bench.games += 1
+        if self.restarting or time.perf_counter() >= self.bench.end:
+            return
+        self.restarting = True
+        try:
+            from game import services
+
+            await sync_to_async(services.start_game, thread_sensitive=False)(self.table_id)
+        except Exception as exc:
+            self.bench.errors[f"restart:{type(exc).__name__}:{getattr(exc, 'code', '')}"] += 1
+        finally:
+            self.restarting = False
+
+
+class Bench:
+    def __init__(self, opts: dict) -> None:
+        self.opts = opts
+        self.ack: list[float] = []
+        self.all_updated: list[float] = []
+        self.pong: list[float] = []
+        self.errors: Counter = Counter()
+        self.actions = 0
+        self.games = 0
+        self.end = 0.0
+        self.rng = random.Random(opts["seed"])
+
+    async def open(self, spec: dict, cookie: str):
+        headers = {"Origin": self.opts["origin"], "Cookie": f"{settings.SESSION_COOKIE_NAME}={cookie}",
+                   "Accept-Language": "en"}
+        path = f"/ws/tables/{spec['table_id']}/"
+        if self.opts["inprocess"]:
+            return await InProcessWebSocket.connect(path, headers)
+        url = self.opts["url"].rstrip("/") + path
+        try:
+            import websockets  # noqa: F401
+        except ImportError:
+            return await MiniWebSocket.connect(url, headers)
+        return await LibWebSocket.connect(url, headers)
+
+    async def socket(self, run: TableRun, i: int) -> None:
+        spec = run.spec
+        seat = spec["seats"][i]
+        try:
+            ws = await self.open(spec, spec["cookies"][i])
+        except Exception as exc:
+            self.errors[f"connect:{exc}"[:80]] += 1
+            return
+        rng = random.Random(self.rng.random())
+        sent: dict[str, float] = {}
+        pings: dict[int, float] = {}
+        acted: set[tuple[int, int]] = set()
+        game_id = 0
+        counter = 0
+
+        async def pinger() -> None:
+            k = 0
+            while time.perf_counter() < self.end:
+                await asyncio.sleep(1.0 + rng.random())
+                k += 1
+                pings[k] = time.perf_counter()
+                await ws.send(json.dumps({"type": "ping"}))
+
+        ping_task = asyncio.create_task(pinger())
+        try:
+            while time.perf_counter() < self.end:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, self.end - time.perf_counter()))
+                except TimeoutError:
+                    break
+                now = time.perf_counter()
+                frame = json.loads(raw)
+                kind = frame.get("type")
+                if kind == "pong":
+                    if pings:
+                        self.pong.append(now - pings.pop(min(pings)))
+                elif kind == "ack":
+                    t0 = sent.pop(frame["id"], None)
+                    if t0 is not None:
+                        self.ack.append(now - t0)
+                        if not frame.get("duplicate"):
+                            self.actions += 1
+                            run.acked(game_id, frame["version"], t0)
+                elif kind == "error":
+                    sent.pop(frame.get("id"), None)
+                    self.errors[frame["code"]] += 1
+                elif kind == "state":
+                    game_id = frame["game_id"]
+                    run.saw(i, game_id, frame["version"])
+                    if frame["status"] != "playing":
+                        if i == 0:
+                            asyncio.create_task(run.finished(game_id))
+                        continue
+                    view = frame["view"]
+                    key = (game_id, frame["version"])
+                    if seat is None or not view["legal"] or key in acted:
+                        continue
+                    if view["phase"] == "check":
+                        continue
+                    if seat not in view["turn"]:
+                        continue
+                    acted.add(key)
+                    if self.opts["think"]:
+                        await asyncio.sleep(rng.uniform(0, 2 * self.opts["think"]))
+                    if time.perf_counter() >= self.end:
+                        break
+                    counter += 1
+                    msg_id = f"{i}-{counter}"
+                    sent[msg_id] = time.perf_counter()
+                    await ws.send(json.dumps({"id": msg_id, "version": frame["version"],
+                                              "action": rng.choice(view["legal"])}))
+        except ConnectionError as exc:
+            self.errors[f"socket:{exc}"[:80]] += 1
+        finally:
+            ping_task.cancel()
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+    async def run(self, specs: list[dict]) -> float:
+        runs = [TableRun(self, s) for s in specs]
+        self.end = time.perf_counter() + self.opts["duration"] + 3600  # set properly once connected
+        start = time.perf_counter()
+        self.end = start + self.opts["duration"]
+        await asyncio.gather(*(self.socket(r, i) for r in runs for i in range(r.n)))
+        return time.perf_counter() - start
+
+
+class Command(BaseCommand):
+    help = "Drive N tables of scripted WebSocket players against a running server; print latencies."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--tables", type=int, default=10)
+        parser.add_argument("--url", default="ws://127.0.0.1:8000", help="server base URL (ws://host:port)")
+        parser.add_argument("--inprocess", action="store_true", help="no server: the ASGI app in this process")
+        parser.add_argument("--duration", type=float, default=30.0, help="seconds of play")
+        parser.add_argument("--humans", type=int, default=2, help="scripted players per table (2-6)")
+        parser.add_argument("--spectators", type=int, default=1, help="watching sockets per table")
+        parser.add_argument("--think", type=float, default=0.5, help="mean think time before a move (s)")
+        parser.add_argument("--rules", default="{}", help='engine rules as JSON, e.g. \'{"variant":"perevodnoy"}\'')
+        parser.add_argument("--origin", default=None, help="Origin header (default: http://<url host>)")
+        parser.add_argument("--seed", type=int, default=1)
+
+    def handle(self, *args, **o) -> None:
+        if not 2 <= o["humans"] <= 6:
+            raise CommandError("--humans must be 2..6")
+        try:
+            rules = json.loads(o["rules"])
+        except ValueError as exc:
+            raise CommandError(f"--rules is not JSON: {exc}") from exc
+        host = urlparse(o["url"]).hostname or "127.0.0.1"
+        origin = o["origin"] or f"http://{host}"
+        tag = base64.b32encode(os.urandom(3)).decode().lower().rstrip("=")
+        t = time.perf_counter()
+        specs = _create_tables(o["tables"], o["humans"], o["spectators"], rules, tag)
+        self.stdout.write(f"set-up: {len(specs)} tables, games started in {time.perf_counter() - t:.1f} s "
+                          f"({'in-process ASGI app' if o['inprocess'] else o['url']})")
+        bench = Bench({**o, "origin": origin, "rules": rules})
+        elapsed = asyncio.run(bench.run(specs))
+        ms = 1000.0
+
+        def line(name: str, values: list[float]) -> str:
+            if not values:
+                return f"{name:<26} n=0"
+            return (f"{name:<26} n={len(values):<6} p50={_pct(values, .5) * ms:7.1f} ms  "
+                    f"p99={_pct(values, .99) * ms:7.1f} ms  max={max(values) * ms:7.1f} ms  "
+                    f"mean={statistics.fmean(values) * ms:7.1f} ms")
+
+        sockets = sum(len(s["cookies"]) for s in specs)
+        self.stdout.write(f"tables={len(specs)} sockets={sockets} duration={elapsed:.1f} s think={o['think']} s")
+        self.stdout.write(line("action→ack", bench.ack))
+        self.stdout.write(line("action→all-seats-updated", bench.all_updated))
+        self.stdout.write(line("ping→pong (echo baseline)", bench.pong))
+        self.stdout.write(f"actions applied: {bench.actions} ({bench.actions / elapsed:.1f}/s), "
+                          f"games finished: {bench.games}")
+        refused = sum(bench.errors.values())
+        self.stdout.write(f"errors: {refused}" + (f" {dict(bench.errors)}" if refused else ""))
