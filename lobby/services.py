@@ -347,7 +347,9 @@ def create_table(host, **settings_) -> Table:
         table = Table.objects.create(host=host, rules=rules_dict, invite_code=secrets.token_urlsafe(12),
                                      **table_values)
         Seat.objects.bulk_create([Seat(table=table, number=n) for n in range(1, seats_count + 1)])
-        Seat.objects.filter(table=table, number=1).update(player=host, connected=False)
+        # the host is on the site right now: connected until his socket (or its absence, via the
+        # timers' stale-presence sweep) says otherwise
+        Seat.objects.filter(table=table, number=1).update(player=host, connected=True, last_seen=db_now())
         _bump(table)
     return table
 
@@ -373,11 +375,11 @@ def sit(table_id, player, number) -> Table:
         if moved:
             Seat.objects.filter(pk=mine.pk).update(player=None, ready=False, connected=False, inactive_deadline=None)
             mine.player_id, mine.player, mine.ready = None, None, False
-            connected = mine.connected
-        else:
-            connected = False
+        # sitting is a click on a live page: the player is present (his socket may have connected
+        # while he was a spectator, when presence was not tracked); disconnect/stale sweeps correct it
+        connected = True
         Seat.objects.filter(pk=target.pk).update(player=player, ready=False, connected=connected,
-                                                 inactive_deadline=None, last_seen=timezone.now())
+                                                 inactive_deadline=None, last_seen=db_now())
         target.player_id, target.player, target.ready, target.connected = player.pk, player, False, connected
         if table.host_id is None:
             table.host = player

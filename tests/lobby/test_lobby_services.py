@@ -380,15 +380,24 @@ def test_rule_change_during_the_countdown_stops_it(table, host):
 
 
 def test_full_and_connected_start_policy_ignores_ready(host, make_player):
-    table = services.create_table(host, seats_count=2, start_policy="full_connected")
-    a = make_player("anna")
+    table = services.create_table(host, seats_count=3, start_policy="full_connected")
+    a, b = make_player("anna"), make_player("boris")
     services.sit(table.pk, a, 2)
-    services.set_presence(table.pk, host.pk, True)
-    assert Table.objects.get(pk=table.pk).status == Table.Status.WAITING
-    services.set_presence(table.pk, a.pk, True)
+    assert Table.objects.get(pk=table.pk).status == Table.Status.WAITING  # a seat is still free
+    services.sit(table.pk, b, 3)  # full, and everyone just clicked on a live page
     assert Table.objects.get(pk=table.pk).status == Table.Status.COUNTDOWN
     services.set_presence(table.pk, a.pk, False)
     assert Table.objects.get(pk=table.pk).status == Table.Status.WAITING
+    services.set_presence(table.pk, a.pk, True)
+    assert Table.objects.get(pk=table.pk).status == Table.Status.COUNTDOWN
+    assert not Seat.objects.filter(table=table, ready=True, player__isnull=False).exists()
+
+
+def test_a_spectator_who_sits_down_counts_as_connected(table, make_player):
+    a = make_player("anna")
+    services.set_presence(table.pk, a.pk, True)  # his socket connected while he was only watching
+    services.sit(table.pk, a, 2)
+    assert Seat.objects.get(table=table, number=2).connected
 
 
 def test_fire_countdown_before_the_deadline_or_at_a_stale_version_does_nothing(table, host):
