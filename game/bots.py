@@ -136,6 +136,6 @@ async def run_bot_move(game_id: int, seat: int, version: int) -> None:
     from game import services
 
     try:
-        await database_sync_to_async(services.apply_bot_action)(game_id, seat, version)
+        await database_sync_to_async(services.apply_bot_action, thread_sensitive=False)(game_id, seat, version)
     except Exception:
         log.exception("bot move for game %s seat %s at version %s failed", game_id, seat, version)

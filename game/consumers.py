@@ -30,6 +30,12 @@ FLOOD_LIMIT = 20  # messages per window
 HEARTBEAT_EVERY = 5.0  # seconds between presence writes caused by pings
 
 
+def _parallel(func):
+    """Game writes lock their own game row, so they need not queue behind every other socket's
+    database work on the one thread-sensitive thread: run them on the thread pool."""
+    return database_sync_to_async(func, thread_sensitive=False)
+
+
 def _language(scope) -> str:
     """The viewer's language: the language cookie, else Accept-Language, else the site default."""
     available = {code for code, _name in settings.LANGUAGES}
@@ -223,7 +229,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                     return  # presence is written at most every few seconds per socket
                 self.last_beat = time.monotonic()
                 if self.seat is not None and self.game_id is not None:
-                    await database_sync_to_async(services.heartbeat)(self.game_id, self.user)
+                    await _parallel(services.heartbeat)(self.game_id, self.user)
                 else:
                     await _touch_presence(self.table_id, self.user.pk)
             elif kind in ("resync", "hello"):
@@ -253,7 +259,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._error(msg_id, "no_game")
             return
         try:
-            game = await database_sync_to_async(services.apply_player_action)(
+            game = await _parallel(services.apply_player_action)(
                 self.game_id, self.user, version, msg_id, content["action"])
         except ServiceError as exc:
             await self._error(msg_id, exc.code)

@@ -702,3 +702,21 @@ def replay_state(game: Game) -> dict:
         else:
             state = engine.apply_action(state, ev.seat, a)
     return state.to_json()
+
+
+def abort_game(game_id: int, reason: str = "moderator") -> Game | None:
+    """A moderator stops a running game: archived as aborted (unrated), everyone sees the end."""
+    with transaction.atomic():
+        game = _locked_games().filter(pk=game_id).first()
+        if game is None or game.status != Game.Status.PLAYING:
+            return None
+        state = _load_state(game.state)
+        game.status = Game.Status.ABORTED
+        game.finished_at = timezone.now()
+        game.deadline, game.deadline_kind, game.deadline_seats = None, "", []
+        game.result = {"reason": "aborted", "by": reason[:100], "loser": None, "losers": [], "winners": [],
+                       "draw": False, "left": [], "timed_out": []}
+        game.unrated_reason = f"aborted: {reason}"[:100]
+        game.save(update_fields=[*SAVE_FIELDS, "unrated_reason"])
+        transaction.on_commit(lambda: _after_commit(game, state, True))
+        return game

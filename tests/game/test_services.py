@@ -340,3 +340,29 @@ def test_bots_play_whole_games_and_the_log_replays_to_the_same_state(rules, play
     events = list(GameEvent.objects.filter(game=game).order_by("seq"))
     assert [e.seq for e in events] == list(range(1, game.version + 1))
     assert services.replay_state(game) == game.state
+
+
+def test_a_moderator_can_abort_a_running_game_and_it_is_archived_unrated():
+    a, b, table, game = _two_humans()
+    services.abort_game(game.pk, "moderator m")
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == "aborted" and game.deadline is None and game.result["reason"] == "aborted"
+    assert services.abort_game(game.pk) is None
+    with pytest.raises(ServiceError) as err:
+        services.apply_player_action(game.pk, a, game.version, "late", {"type": "pass"})
+    assert err.value.code == "game_finished"
+
+
+def test_the_admin_shows_games_with_seats_and_their_event_log(client):
+    from accounts.models import Player
+
+    a, b, table, game = _two_humans()
+    player, seat, legal = _mover(game)
+    services.apply_player_action(game.pk, player, 0, "m1", legal[0])
+    staff = Player.objects.create_superuser("mod1", "pw")
+    client.force_login(staff)
+    assert client.get("/admin/game/game/").status_code == 200
+    page = client.get(f"/admin/game/game/{game.pk}/change/")
+    assert page.status_code == 200 and b"m1" in page.content
+    client.post("/admin/game/game/", {"action": "abort_games", "_selected_action": [game.pk]})
+    assert Game.objects.get(pk=game.pk).status == "aborted"
