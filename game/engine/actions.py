@@ -71,14 +71,9 @@ def apply_action(state: GameState, seat: int, action: Any) -> GameState:
             return do_resign(state, i, reason)
         if state.out_mask >> i & 1:
             raise IllegalAction("player_out", "you have finished this game")
-        # copy (inlined GameState.copy: this is the hot path)
+        # shallow clone: every handler replaces (never mutates) the lists it changes
         s = object.__new__(GameState)
-        d = state.__dict__.copy()
-        d["hands"] = state.hands[:]
-        d["atk"] = state.atk[:]
-        d["dfn"] = state.dfn[:]
-        d["atk_by"] = state.atk_by[:]
-        s.__dict__ = d
+        s.__dict__ = state.__dict__.copy()
         handler(s, i, action)
         s.moves += 1
         if s.moves >= MAX_MOVES and s.phase != "over":
@@ -114,6 +109,11 @@ def do_resign(state: GameState, i: int, reason: str) -> GameState:
 
 
 def _place_attack(s: GameState, i: int, c: int, honest: bool) -> None:
+    """Lay an attack card (transfer path; copies the lists it changes)."""
+    s.atk = s.atk[:]
+    s.dfn = s.dfn[:]
+    s.atk_by = s.atk_by[:]
+    s.hands = s.hands[:]
     k = len(s.atk)
     s.atk.append(c)
     s.dfn.append(-1)
@@ -167,10 +167,12 @@ def _attack(s: GameState, i: int, a: dict) -> None:
             s.cheats |= 1 << len(atk)
         if rules.throw_in == "anyone":
             s.passed = 0  # 004: a new card resets the passes
-    atk.append(c)
-    s.dfn.append(-1)
-    s.atk_by.append(i)
-    s.hands[i] &= ~BIT[c]
+    s.atk = atk + [c]
+    s.dfn = s.dfn + [-1]
+    s.atk_by = s.atk_by + [i]
+    hands = s.hands[:]
+    hands[i] &= ~BIT[c]
+    s.hands = hands
     s.rmask |= RANK_OF[c]
     s.last = (i + 1, "attack", CARD_STR[c], None)
     settle(s)
@@ -198,8 +200,11 @@ def _defend(s: GameState, i: int, a: dict) -> None:
         if not s.rules.cheater:
             raise IllegalAction("does_not_beat", f"{CARD_STR[c]} does not beat {CARD_STR[t]}")
         s.cheats |= 1 << (16 + k)
+    s.dfn = dfn = dfn[:]
     dfn[k] = c
-    s.hands[i] &= ~BIT[c]
+    hands = s.hands[:]
+    hands[i] &= ~BIT[c]
+    s.hands = hands
     s.rmask |= RANK_OF[c]
     if s.rules.throw_in == "anyone":
         s.passed = 0
@@ -294,6 +299,7 @@ def _swap_trump(s: GameState, i: int, a: dict) -> None:
     if c != swap_card(s) or not swap_allowed(s, i):
         raise IllegalAction("swap_not_allowed", "you may not swap the trump now")
     up = s.trump_card
+    s.hands = s.hands[:]
     s.hands[i] = (s.hands[i] & ~BIT[c]) | BIT[up]
     s.stock = s.stock[:-1] + (c,)
     s.trump_card = c

@@ -63,6 +63,7 @@ def catch(s: GameState, i: int, a: dict) -> None:
         finish_round(s, "caught", laid)
         return
     penalty = False
+    s.hands = s.hands[:]
     if s.stock:
         s.hands[i] |= BIT[s.stock[0]]
         s.stock = s.stock[1:]

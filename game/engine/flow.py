@@ -135,6 +135,7 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
     players out (000 §10), decide the game or set up the next round."""
     d = s.defender
     cards = table_mask(s)
+    s.hands = s.hands[:]  # take / refill change hands: never mutate the caller's list
     if how == "bito":
         s.discard |= cards
         s.gone |= cards

@@ -90,12 +90,13 @@ def visible_cheats(view: View) -> set[str]:
 
 
 def fallback(legal: list[Action]) -> Action | None:
-    """A harmless action when a bot has no preference: take, pass, else any non-resign, non-catch."""
+    """A harmless action when a bot has no preference: take, pass, else any play; never a resign,
+    a catch (a false accusation costs a card) or a trump swap (optional, and not always good)."""
     for kind in ("take", "pass"):
         for a in legal:
             if a["type"] == kind:
                 return a
     for a in legal:
-        if a["type"] not in ("resign", "catch"):
+        if a["type"] not in ("resign", "catch", "swap_trump"):
             return a
     return None

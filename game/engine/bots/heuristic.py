@@ -32,7 +32,7 @@ from game.engine.bots.cards import (
 
 # Tunables (chosen by self-play with ``python -m game.engine.bench``).
 HIGH_TRUMP = RANK_INDEX["Q"]  # trumps from here up are worth taking a cheap table to keep
-CHEAP_RANK = RANK_INDEX["10"]  # non-trumps up to here are thrown in freely while the stock lasts
+CHEAP_RANK = RANK_INDEX["A"]  # plain cards up to here are thrown in while the stock lasts (3+ players)
 DEEP_STOCK = 6  # stock size above which taking a small table is cheap
 PAIR_BONUS = 3  # a lead card is worth this much cheaper per other card of its rank in hand
 
@@ -62,6 +62,8 @@ class HeuristicBot(Bot):
         self.throw_trumps: bool = params.pop("throw_trumps", False)
         self.endgame_bonus: int = params.pop("endgame_bonus", 40)
         self.new_rank_penalty: int = params.pop("new_rank_penalty", 0)
+        self.transfer_mode: str = params.pop("transfer_mode", "auto")
+        self.took_cheap_rank: int = params.pop("took_cheap_rank", self.cheap_rank)
         if params:
             raise TypeError(f"unknown HeuristicBot params {sorted(params)}")
 
@@ -120,7 +122,14 @@ class HeuristicBot(Bot):
             if is_trump and self.trump_transfer and (plan_cost is None or tcost <= plan_cost):
                 return best
             if not is_trump and self.plain_transfer:
-                return best
+                mode = self.transfer_mode
+                if mode == "auto":  # heads-up a transfer just hands the attack back: only if needed
+                    active = int(view.get("players") or 2) - len(view.get("out") or [])
+                    mode = "needed" if active <= 2 else "always"
+                if mode == "always" or plan is None:
+                    return best
+                if any(c[-1] == trump for _, c in plan):
+                    return best
 
         if plan is None:
             return take
@@ -221,6 +230,7 @@ class HeuristicBot(Bot):
             return passes[0] if passes else None
         endgame = stock == 0
         unknown = unknown_cards(view) if endgame else set()
+        transfers = view.get("variant") == "perevodnoy"
         if not table:
             counts: dict[str, int] = {}
             for c in hand:
@@ -232,7 +242,7 @@ class HeuristicBot(Bot):
                 s = _cost(c, trump)
                 if c[-1] != trump:
                     s -= self.pair_bonus * (counts.get(rank_of(c), 1) - 1)
-                if endgame and not _beatable(c, unknown, trump):
+                if endgame and not _beatable(c, unknown, trump, transfers):
                     s -= self.endgame_bonus  # nobody left can beat it: the defender must take
                 return (s, c)
 
@@ -251,15 +261,20 @@ class HeuristicBot(Bot):
                 )):
                     worth.append(a)
                 continue
-            if endgame or active <= 2 or RANK_INDEX[c[:-1]] <= self.cheap_rank:
+            limit = self.took_cheap_rank if took else self.cheap_rank
+            if endgame or active <= 2 or RANK_INDEX[c[:-1]] <= limit:
                 worth.append(a)
         if worth:
             return min(worth, key=lambda a: (_cost(a["card"], trump), a["card"]))
         return passes[0] if passes else min(attacks, key=lambda a: (_cost(a["card"], trump), a["card"]))
 
 
-def _beatable(card: str, unknown: set[str], trump: str | None) -> bool:
-    """Could any card we have not seen leave beat ``card``?"""
+def _beatable(card: str, unknown: set[str], trump: str | None, transfers: bool = False) -> bool:
+    """Could any card we have not seen beat ``card`` (or, in perevodnoy, transfer it back)?"""
+    if transfers:
+        r = rank_of(card)
+        if any(rank_of(u) == r for u in unknown):
+            return True
     return any(beats(card, u, trump) for u in unknown)
 
 
