@@ -53,9 +53,9 @@ def bot_grace() -> timedelta:
 
 
 def lobby_heartbeats() -> bool:
-    """Waiting-room seats are judged by Seat.last_seen only once the socket's pings refresh it
-    (lobby.services.touch_presence from the consumer's ping handler)."""
-    return bool(getattr(settings, "TIMERS_LOBBY_HEARTBEATS", False))
+    """Waiting-room seats are judged by Seat.last_seen too: the socket's pings refresh it every 10 s
+    (lobby.services.touch_presence from the consumer's ping handler, and the room page's ping POST)."""
+    return bool(getattr(settings, "TIMERS_LOBBY_HEARTBEATS", True))
 
 
 # --------------------------------------------------------------------------------------------------

@@ -337,3 +337,23 @@ def drive_to_the_end(game, limit: int = 3000) -> None:
             age_game(game.pk)
             timers.sweep()
     raise AssertionError("the game did not end")
+
+
+def test_a_waiting_room_seat_whose_pings_stopped_counts_as_away():
+    from lobby.models import Seat
+
+    a, b = make_player(), make_player()
+    table = make_table(a, b)
+    lobby.set_presence(table.pk, a.pk, True)
+    lobby.set_presence(table.pk, b.pk, True)
+    assert timers.sweep() == []
+    Seat.objects.filter(table=table, player=a).update(last_seen=Now() - timedelta(seconds=26))
+    assert [f.kind for f in timers.sweep()] == ["presence"]
+    seat = Seat.objects.get(table=table, player=a)
+    assert not seat.connected and seat.inactive_deadline is not None  # freed later without penalty (001)
+    assert Seat.objects.get(table=table, player=b).connected
+    # the inactive deadline frees the seat when it runs out
+    Seat.objects.filter(pk=seat.pk).update(inactive_deadline=Now())
+    assert [f.kind for f in timers.sweep()] == ["inactive"]
+    seat.refresh_from_db()
+    assert seat.player_id is None
