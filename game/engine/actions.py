@@ -8,12 +8,12 @@ from typing import Any
 from game.engine.cards import (
     BEATERS,
     BIT,
-    BIT_STR,
     CARD_CODE,
     CARD_STR,
     LOWEST_RANK,
     RANK_OF,
     SUIT_MASK,
+    card_strs,
 )
 from game.engine.cheater import catch, catch_targets
 from game.engine.checks import (
@@ -339,11 +339,7 @@ def legal_actions(state: GameState, seat: Any) -> list[dict]:
     res = []
     if not s.atk:
         if i == s.starter:
-            m = s.hands[i]
-            while m:
-                low = m & -m
-                res.append({"type": "attack", "card": BIT_STR[low]})
-                m ^= low
+            res = [{"type": "attack", "card": x} for x in card_strs(s.hands[i])]
         if s.rules.trump_swap != "nobody" and swap_allowed(s, i):
             res.append({"type": "swap_trump", "card": CARD_STR[swap_card(s)]})
         return res
@@ -354,10 +350,7 @@ def legal_actions(state: GameState, seat: Any) -> list[dict]:
     elif s.elig >> i & 1 and has_right(s, i):
         m = throw_cards(s, i)
         if m:
-            while m:
-                low = m & -m
-                res.append({"type": "attack", "card": BIT_STR[low]})
-                m ^= low
+            res = [{"type": "attack", "card": x} for x in card_strs(m)]
             if not s.passed >> i & 1:
                 res.append({"type": "pass"})
     if s.rules.cheater:
@@ -372,11 +365,9 @@ def _defender_moves(s: GameState, i: int, hand: int, res: list[dict]) -> None:
         if s.dfn[k] >= 0:
             continue
         m = hand if cheater else hand & beaters[t]
-        ts = CARD_STR[t]
-        while m:
-            low = m & -m
-            res.append({"type": "defend", "card": BIT_STR[low], "target": ts})
-            m ^= low
+        if m:
+            ts = CARD_STR[t]
+            res += [{"type": "defend", "card": x, "target": ts} for x in card_strs(m)]
     if s.rules.variant != "perevodnoy":
         return
     code, _ = transfer_problem(s, i, 1)

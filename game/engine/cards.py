@@ -45,6 +45,28 @@ BEATERS: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
+def _chunk_table(offset: int) -> tuple[tuple[str, ...], ...]:
+    names = [CARD_STR[offset + b] if offset + b < 52 else "" for b in range(13)]
+    table: list[tuple[str, ...]] = [()]
+    for v in range(1, 1 << 13):
+        low = v & -v
+        name = names[low.bit_length() - 1]
+        table.append(((name,) if name else ()) + table[v ^ low])
+    return tuple(table)
+
+
+# card strings of a 13-bit slice of a mask (4 slices cover 52 cards), for fast hand listing
+_CHUNKS = tuple(_chunk_table(13 * k) for k in range(4))
+_C0, _C1, _C2, _C3 = _CHUNKS
+
+
+def card_strs(mask: int) -> tuple[str, ...]:
+    """Mask → card strings, lowest first (table lookups instead of a bit loop)."""
+    return (
+        _C0[mask & 8191] + _C1[(mask >> 13) & 8191] + _C2[(mask >> 26) & 8191] + _C3[mask >> 39]
+    )
+
+
 def bits(mask: int) -> Iterator[int]:
     """Card codes of ``mask`` in ascending order."""
     while mask:
@@ -60,12 +82,7 @@ def lowest(mask: int) -> int:
 
 def to_strs(mask: int) -> list[str]:
     """Mask → sorted card strings."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(CARD_STR[low.bit_length() - 1])
-        mask ^= low
-    return out
+    return list(card_strs(mask))
 
 
 def from_strs(cards: list[str]) -> int:
