@@ -8,6 +8,7 @@ channels-redis, a Redis cache and Celery.
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
@@ -163,6 +164,8 @@ STORAGES = {
     "staticfiles": {"BACKEND": "durak_site.storage.StaticStorage"},
 }
 WHITENOISE_USE_FINDERS = True  # tests and dev serve straight from the source folders
+# Before collectstatic (dev, tests) STATIC_ROOT does not exist yet; the finders serve the files meanwhile.
+warnings.filterwarnings("ignore", message=r"No directory at: .*staticfiles", category=UserWarning)
 
 LOGGING = {
     "version": 1,

@@ -68,10 +68,14 @@ def test_sign_up_on_a_phone_shows_the_key_once_copies_it_and_switches_to_english
         stored = Player.objects.get(nick="Вася_Тест").password
         assert key not in stored and key.replace("-", "") not in stored
 
+        # switching the language reloads the page, so the switch waits until the key is saved
+        assert page.locator(".lang-switch").count() == 0
+        page.get_by_role("link", name="Я сохранил ключ, дальше").click()
+        page.wait_for_url(re.compile(r"/$"))
         page.get_by_role("button", name="EN").click()
-        page.wait_for_load_state()
-        assert page.locator("html").get_attribute("lang") == "en"
-        assert page.locator("#recovery-key").count() == 0  # the reload after switching does not show it again
+        page.wait_for_function("document.documentElement.lang === 'en'")
+        page.goto("/accounts/key/")
+        assert page.locator("#recovery-key").count() == 0  # the key page does not show it again
         assert "The key is not shown again" in page.locator("h1").inner_text()
         page.screenshot(path=str(screenshot_dir / "accounts-key-again-phone-en.png"), full_page=True)
 
