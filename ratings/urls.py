@@ -8,5 +8,6 @@ urlpatterns = [
     path("club/", views.club, name="club"),
     path("players/<str:nick>/", views.profile, name="profile"),
     path("games/<int:game_id>/", views.game_replay, name="replay"),
+    path("series/<int:table_id>/", views.series, name="series"),
     path("series/<int:table_id>/leader/", views.choose_leader, name="choose_leader"),
 ]

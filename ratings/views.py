@@ -166,12 +166,28 @@ def game_replay(request, game_id: int):
     return render(request, "ratings/replay.html", context)
 
 
+def _ranks_by(rows: list, key) -> None:
+    """Competition ranks (1, 2, 2, 4) by ``key`` over rows already sorted best first."""
+    prev = None
+    for k, row in enumerate(rows, start=1):
+        row.rank = prev.rank if prev is not None and key(row) == key(prev) else k
+        prev = row
+
+
 def club(request):
     club_rows, prelim = services.club_tables()
-    for k, row in enumerate(club_rows, start=1):
-        row.rank = k
+    _ranks_by(club_rows, lambda r: r.full_average)
+    _ranks_by(prelim, lambda r: r.average)
     return render(request, "ratings/club.html", {"club": club_rows, "prelim": prelim,
                                                  "club_size": services.CLUB_SIZE})
+
+
+def series(request, table_id: int):
+    """The standings of a table's latest series on their own page (spectators, links from the lobby)."""
+    from lobby.models import Table  # noqa: PLC0415
+
+    table = get_object_or_404(Table, pk=table_id)
+    return render(request, "ratings/series.html", {"table": table})
 
 
 @require_POST

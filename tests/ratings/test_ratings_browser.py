@@ -95,3 +95,50 @@ def test_the_replay_steps_plays_and_jumps_to_a_round(transactional_db, asgi_live
         assert errors == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("mobile", [False, True], ids=["desktop", "phone"])
+def test_leaderboard_and_club_pages_on_desktop_and_phone(transactional_db, asgi_live_server, browser, screenshot_dir,
+                                                        mobile):
+    from ratings_factories import make_table as table_for
+
+    people = [make_player(n) for n in ("Alla", "Boris", "Vera", "Gleb", "Dina", "Egor")]
+    t = table_for(seats_count=2)
+    for k in range(12):
+        a, b = people[k % 6], people[(k * 5 + 1) % 6]
+        if a == b:
+            continue
+        services.record_game_result(finished_game_row(t, [a, b], {"loser": 2, "losers": [2], "winners": [1]},
+                                                      rules={"variant": ("podkidnoy", "perevodnoy")[k % 2]}))
+    q = table_for(series_length=3, rules={"pairs": True})
+    from lobby.models import Seat
+    for n, p in enumerate(people[:4], start=1):
+        Seat.objects.create(table=q, number=n, player=p)
+    for _ in range(2):
+        services.record_game_result(finished_game_row(q, people[:4], {"losers": [2, 4], "winners": [1, 3]},
+                                                      rules={"pairs": True}))
+    context = browser_context(browser, asgi_live_server, people[2], mobile=mobile)
+    page = context.new_page()
+    size = "phone" if mobile else "desktop"
+    try:
+        page.goto("/ratings/")
+        assert page.locator("table.rt-table tbody tr").count() == 6
+        assert page.locator("tr.me").count() == 1
+        assert "Ваше место" in page.locator(".rt-mine").inner_text()
+        assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"] + 1
+        page.screenshot(path=str(screenshot_dir / f"ratings-leaderboard-{size}.png"), full_page=True)
+        page.get_by_role("link", name="Переводной").click()
+        page.wait_for_url("**/ratings/?variant=perevodnoy")
+        page.goto("/ratings/club/")
+        assert page.locator("table.rt-table").count() == 1  # only the preliminary table has rows
+        page.screenshot(path=str(screenshot_dir / f"ratings-club-{size}.png"), full_page=True)
+        # the series panel: Vera (seat 3) won the last game with Alla (seat 1) and picks who leads next
+        page.goto(f"/ratings/series/{q.pk}/")
+        assert "2 из 3" in page.locator(".rt-series h2").inner_text()
+        page.get_by_role("button", name="Alla").click()
+        page.wait_for_load_state()
+        assert "Следующую партию начинает Alla." in page.locator(".rt-series").inner_text()
+        assert services.next_first_attacker(q) == 1
+        page.screenshot(path=str(screenshot_dir / f"ratings-series-{size}.png"), full_page=True)
+    finally:
+        context.close()
