@@ -347,8 +347,16 @@ def legal_actions(state: GameState, seat: Any) -> list[dict]:
         if not s.took and -1 in s.dfn:
             _defender_moves(s, i, s.hands[i], res)
             res.append({"type": "take"})
-    elif s.elig >> i & 1 and has_right(s, i):
-        m = throw_cards(s, i)
+    elif (
+        s.elig >> i & 1
+        and (
+            s.rules.throw_in == "anyone"
+            or not s.passed >> i & 1 and (i == s.starter or not starter_open(s))
+        )
+        and len(s.atk) < s.limit
+        and s.dfn.count(-1) < s.hands[s.defender].bit_count()
+    ):  # has_right() and can_add(), inlined
+        m = s.hands[i] if s.rules.cheater else s.hands[i] & s.rmask
         if m:
             res = [{"type": "attack", "card": x} for x in card_strs(m)]
             if not s.passed >> i & 1:

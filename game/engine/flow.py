@@ -64,29 +64,25 @@ def has_right(s: GameState, i: int) -> bool:
     return i == s.starter or not starter_open(s)
 
 
+_SEATS_OF = tuple(tuple(j for j in range(6) if m >> j & 1) for m in range(64))
+
+
 def open_throwers(s: GameState) -> tuple[int, ...]:
     """Seats whose throw-in (or pass) is awaited: with the right, not passed, something to throw."""
-    if len(s.atk) >= s.limit or s.dfn.count(-1) >= s.hands[s.defender].bit_count():
+    hands = s.hands
+    if len(s.atk) >= s.limit or s.dfn.count(-1) >= hands[s.defender].bit_count():
         return ()
     elig = s.elig & ~s.passed
     if not elig:
         return ()
     rules = s.rules
-    hands = s.hands
     rmask = -1 if rules.cheater else s.rmask
     if rules.throw_in == "starter_first":
         st = s.starter
         if elig >> st & 1 and hands[st] & rmask:
             return (st,)
         elig &= ~(1 << st)
-    res = []
-    j = 0
-    while elig:
-        if elig & 1 and hands[j] & rmask:
-            res.append(j)
-        elig >>= 1
-        j += 1
-    return tuple(res)
+    return tuple([j for j in _SEATS_OF[elig] if hands[j] & rmask])
 
 
 def settle(s: GameState) -> None:
@@ -170,7 +166,8 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
                 stock = stock[need:]
         s.stock = stock
     if not refill or not stock:
-        newly = [i for i in refill_order(s) if not s.hands[i]]
+        hands = s.hands
+        newly = [i for i in refill_order(s) if not hands[i]]
         if newly:
             went_out = True
             s.out = s.out + newly
