@@ -190,3 +190,34 @@ def test_voiding_twice_an_unrated_game_or_without_rights_is_refused_and_changes_
     assert e.value.code == "already_voided" and "first" in str(e.value.message)
     assert values(a, b) == [1000, 1000]
     assert GameRecord.objects.get(game=rated).void_reason == "first"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_simultaneous_finishes_pay_exactly_once():
+    import threading
+
+    from django.db import connection
+
+    a, b = make_player(), make_player()
+    game = finished_game_row(make_table(seats_count=2), [a, b], {"loser": 2, "losers": [2], "winners": [1]})
+    start = threading.Barrier(4)
+    records, errors = [], []
+
+    def finish() -> None:
+        try:
+            start.wait()
+            records.append(services.record_game_result(game).pk)
+        except Exception as e:  # noqa: BLE001 (reported below)
+            errors.append(e)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=finish) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert errors == [] and len(set(records)) == 1 and len(records) == 4
+    assert values(a, b) == [1015, 985]
+    assert RatingChange.objects.filter(game=game).count() == 2
+    assert Rating.objects.get(player=a).games == 1
