@@ -12,7 +12,7 @@ from game.engine.actions import apply_action, legal_actions
 from game.engine.cards import CARD_RE, CARD_STR, card_rank, card_suit, deck_cards, parse_card
 from game.engine.cheater import end_check
 from game.engine.deal import new_game
-from game.engine.errors import IllegalAction
+from game.engine.errors import ERROR_CODES, IllegalAction
 from game.engine.flow import MAX_MOVES, STALL_ROUNDS
 from game.engine.rules import RULE_CHOICES, InvalidRules, Rules
 from game.engine.state import GameState
@@ -22,6 +22,7 @@ from game.engine.views import view_for, whose_turn
 __all__ = [
     "CARD_RE",
     "CARD_STR",
+    "ERROR_CODES",
     "MAX_MOVES",
     "RULE_CHOICES",
     "STALL_ROUNDS",

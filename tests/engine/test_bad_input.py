@@ -144,3 +144,19 @@ def test_random_garbage_fuzz_never_escapes_illegal_action():
             if new.phase != "over":
                 s = new
         view_for(s, 1)
+
+
+def test_every_raised_code_is_documented():
+    import pathlib
+    import re
+
+    from game.engine import ERROR_CODES
+
+    src = pathlib.Path(__file__).resolve().parents[2] / "game" / "engine"
+    codes = set()
+    for f in src.glob("*.py"):
+        text = f.read_text()
+        codes |= set(re.findall(r'IllegalAction\(\s*"([a-z_]+)"', text))
+        codes |= set(re.findall(r'return \("([a-z_]+)", ', text))
+        codes |= set(re.findall(r'"(bad_[a-z_]+)"\)', text))
+    assert codes - set(ERROR_CODES) == set()

@@ -125,3 +125,12 @@ def test_hard_cap_on_rounds_without_progress():
     c = apply_action(c, 1, {"type": "pass"})
     c = apply_action(c, 3, {"type": "pass"})
     assert c.result["reason"] == "cap" and c.result["draw"] is True
+
+
+def test_resign_mid_round_keeps_the_table_cards():  # every card stays somewhere
+    s = act(three(), 1, "attack", "7S")
+    over = resign(s, 1)
+    v = view_for(over, None)
+    assert v["table"] == [{"attack": "7S", "defense": None}]
+    total = sum(v["hand_counts"].values()) + len(v["table"]) + v["stock"] + v["discard"]
+    assert total == 36
