@@ -100,27 +100,56 @@ def profile(request, nick: str):
         points = [(first_after - first_delta, None)] + [(after, when) for after, _d, when in changes]
     chart = rating_chart(points, WIDE)
     chart_narrow = rating_chart(points, NARROW)
+    lines = _game_lines(_lines_queryset(player)[:RECENT_GAMES + 1])
+    more_games = len(lines) > RECENT_GAMES
+    return render(request, "ratings/profile.html", {
+        "player": player, "rating": rating, "variants": variants, "favourite": favourite, "chart": chart,
+        "chart_pair": [c for c in (chart, chart_narrow) if c], "lines": lines[:RECENT_GAMES],
+        "more_games": more_games, "start_rating": START_RATING,
+        "win_percent": rating.win_percent,
+    })
+
+
+def _lines_queryset(player):
+    """A player's PlayerGame rows newest first, with their game and its seats (2 queries per slice)."""
     seats_qs = GameSeat.objects.select_related("player").order_by("number")
-    lines = list(
-        PlayerGame.objects.filter(player=player).select_related("record", "record__game")
-        .defer("record__game__state", "record__game__initial_state", "record__game__rules")
-        .prefetch_related(Prefetch("record__game__seats", queryset=seats_qs))
-        .order_by("-finished_at")[:RECENT_GAMES]
-    )
+    return (PlayerGame.objects.filter(player=player).order_by("-finished_at", "-pk")
+            .select_related("record", "record__game")
+            .defer("record__game__state", "record__game__initial_state", "record__game__rules")
+            .prefetch_related(Prefetch("record__game__seats", queryset=seats_qs)))
+
+
+def _game_lines(lines) -> list:
+    """Decorate PlayerGame rows (from _lines_queryset) for _game_line.html."""
+    labels = variant_labels()
+    lines = list(lines)
     for line in lines:
         seats = list(line.record.game.seats.all())
-        mine = next((s for s in seats if s.number == line.seat), None)
         line.partner = None
-        if line.record.pairs and mine is not None:
+        if line.record.pairs:
             line.partner = next((s for s in seats if s.number != line.seat and s.number % 2 == line.seat % 2), None)
         line.opponents = [s for s in seats if s.number != line.seat and s is not line.partner]
         line.variant_label = labels.get(line.record.variant, line.record.variant)
         line.unrated_label = services.unrated_label(line.record.unrated_reason) if not line.record.rated else ""
-    return render(request, "ratings/profile.html", {
-        "player": player, "rating": rating, "variants": variants, "favourite": favourite, "chart": chart,
-        "chart_pair": [c for c in (chart, chart_narrow) if c], "lines": lines, "start_rating": START_RATING,
-        "win_percent": rating.win_percent,
-    })
+    return lines
+
+
+def history(request, nick: str):
+    """Every game of a player, newest first, paginated (bad page numbers: a message and page 1)."""
+    player = get_object_or_404(get_user_model(), nick__iexact=nick)
+    paginator = Paginator(_lines_queryset(player), PER_PAGE)
+    raw_page = request.GET.get("page", "1")
+    problems, status = [], 200
+    try:
+        page = paginator.page(raw_page)
+    except (PageNotAnInteger, EmptyPage):
+        problems.append(_("There is no page “%(page)s” of this history (pages 1 to %(last)s); here is the first "
+                          "page.") % {"page": raw_page[:20], "last": paginator.num_pages})
+        page = paginator.page(1)
+        status = 404
+    lines = _game_lines(page.object_list)
+    return render(request, "ratings/history.html", {"player": player, "page": page, "lines": lines,
+                                                    "problems": problems}, status=status)
 
 
 def game_replay(request, game_id: int):

@@ -209,3 +209,21 @@ def test_replay_of_an_unfinished_game_reveals_no_card_even_to_a_player_at_the_ta
     shown = [c for c in every_card if re.search(rf"(?<![\w]){re.escape(c)}(?![\w])", html)]
     assert shown == []
     assert client.get(reverse("ratings:replay", args=[987654])).status_code == 404
+
+
+def test_game_history_is_paginated_with_a_clear_message_for_bad_pages(client, django_assert_max_num_queries):
+    from ratings import views
+    t = make_table(seats_count=2)
+    ann, bob = make_player("ann"), make_player("bob")
+    for _ in range(views.PER_PAGE + 2):
+        win(t, ann, bob)
+    url = reverse("ratings:history", args=["ann"])
+    with django_assert_max_num_queries(7):
+        first = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert first.count('class="rt-game ') == views.PER_PAGE and "Page 1 of 2" in first
+    second = client.get(url, {"page": 2}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert second.count('class="rt-game ') == 2
+    bad = client.get(url, {"page": "x"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert bad.status_code == 404 and "There is no page" in bad.content.decode()
+    profile = client.get(reverse("ratings:profile", args=["ann"])).content.decode()
+    assert url in profile  # "All games" link once there are more than the recent ones
