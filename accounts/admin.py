@@ -17,6 +17,10 @@ from .errors import ServiceError
 from .forms import BanForm
 from .models import Player
 
+admin.site.site_header = gettext_lazy("Durak Club moderation")
+admin.site.site_title = gettext_lazy("Durak Club moderation")
+admin.site.index_title = gettext_lazy("Moderation")
+
 
 class BannedFilter(admin.SimpleListFilter):
     title = gettext_lazy("banned")

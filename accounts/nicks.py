@@ -33,9 +33,9 @@ _LOOKALIKES = str.maketrans({
 RESERVED = (
     "admin", "administrator", "moderator", "moder", "mod", "system", "sys", "durak", "durakclub", "bot",
     "bots", "root", "support", "staff", "server", "dealer", "official", "anonymous", "guest", "null",
-    "none", "undefined", "player", "spectator", "everyone", "help",
+    "none", "undefined", "spectator", "everyone", "help",
     "админ", "администратор", "модератор", "модер", "система", "бот", "дурак", "поддержка", "сервер",
-    "крупье", "игрок", "гость", "зритель",
+    "крупье", "гость", "зритель",
 )
 # Words refused anywhere inside a nick.
 RESERVED_INSIDE = ("admin", "moderator", "official", "support", "админ", "модератор", "поддержк")
