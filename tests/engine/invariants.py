@@ -43,7 +43,7 @@ __all__ = [
 _PROFILES = {
     # CI: a few dozen whole games per test, well under a minute for the module
     "ci": settings(
-        max_examples=40,
+        max_examples=30,
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
         derandomize=True,
