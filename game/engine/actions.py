@@ -10,6 +10,7 @@ from game.engine.cards import (
     BIT,
     CARD_CODE,
     CARD_STR,
+    CHUNKS,
     LOWEST_RANK,
     RANK_OF,
     SUIT_MASK,
@@ -38,6 +39,7 @@ from game.engine.seats import is_active, thrower_mask
 from game.engine.state import GameState
 
 RESIGN_REASONS = ("resign", "timeout")
+_C0, _C1, _C2, _C3 = CHUNKS
 
 
 # ---------------------------------------------------------------- apply
@@ -175,7 +177,10 @@ def _attack(s: GameState, i: int, a: dict) -> None:
     s.hands = hands
     s.rmask |= RANK_OF[c]
     s.last = (i + 1, "attack", CARD_STR[c], None)
-    settle(s)
+    if s.took:
+        settle(s)
+    else:  # a fresh unbeaten card: the defender is awaited (what settle() would find)
+        s.awaiting = (s.defender,)
 
 
 def _defend(s: GameState, i: int, a: dict) -> None:
@@ -339,7 +344,12 @@ def legal_actions(state: GameState, seat: Any) -> list[dict]:
     res = []
     if not s.atk:
         if i == s.starter:
-            res = [{"type": "attack", "card": x} for x in card_strs(s.hands[i])]
+            h = s.hands[i]
+            res = [
+                {"type": "attack", "card": x}
+                for x in _C0[h & 8191] + _C1[(h >> 13) & 8191] + _C2[(h >> 26) & 8191]
+                + _C3[h >> 39]
+            ]
         if s.rules.trump_swap != "nobody" and swap_allowed(s, i):
             res.append({"type": "swap_trump", "card": CARD_STR[swap_card(s)]})
         return res

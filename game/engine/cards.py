@@ -56,8 +56,8 @@ def _chunk_table(offset: int) -> tuple[tuple[str, ...], ...]:
 
 
 # card strings of a 13-bit slice of a mask (4 slices cover 52 cards), for fast hand listing
-_CHUNKS = tuple(_chunk_table(13 * k) for k in range(4))
-_C0, _C1, _C2, _C3 = _CHUNKS
+CHUNKS = tuple(_chunk_table(13 * k) for k in range(4))
+_C0, _C1, _C2, _C3 = CHUNKS
 
 
 def card_strs(mask: int) -> tuple[str, ...]:
