@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from game.models import Game, GameSeat
@@ -181,7 +182,7 @@ def game_replay(request, game_id: int):
         "reproduces": final.to_json() == game.state,
         "seat_names": {str(s.number): (s.player.nick if s.player else _("Bot")) for s in seats},
         "replay_labels": {
-            "attack": _("attacks with"), "defend": _("covers"), "with_card": _("with"),
+            "attack": _("attacks with"), "defend": _("covers"), "with_card": pgettext("replay: covers 6♣ with 10♥", "with"),
             "game_over": _("the game is over"), "transfer": _("transfers with"),
             "take": _("takes the cards"), "pass": _("passes"), "swap_trump": _("swaps the trump for"),
             "catch": _("catches"), "resign": _("leaves the game"), "end_check": _("the round closes"),

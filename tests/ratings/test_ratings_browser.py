@@ -95,6 +95,17 @@ def test_the_replay_steps_plays_and_jumps_to_a_round(transactional_db, asgi_live
         assert errors == []
     finally:
         context.close()
+    phone = browser_context(browser, asgi_live_server, people[1], mobile=True)
+    page = phone.new_page()
+    try:
+        page.goto(f"/ratings/games/{game.pk}/")
+        page.locator(".rp-caption").wait_for()
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"] + 1
+        page.screenshot(path=str(screenshot_dir / "ratings-replay-phone.png"), full_page=True)
+    finally:
+        phone.close()
 
 
 @pytest.mark.parametrize("mobile", [False, True], ids=["desktop", "phone"])
