@@ -108,3 +108,21 @@ def test_a_deadline_whose_eta_task_died_with_the_worker_fires_through_the_beat_s
     assert event.version == version + 1
     time.sleep(1.5)
     assert GameEvent.objects.filter(game=game, source="timeout").count() == 1
+
+
+def test_an_eta_task_from_a_process_whose_clock_runs_ahead_waits_for_the_database_clock(celery_processes):
+    """The scheduling host's clock is 1 s fast: its eta task arrives early. The database's now() is the one
+    clock: the task finds the deadline not yet due, re-queues itself for the rest, and fires on time
+    (no beat is running here, so this is not the sweep)."""
+    a, b = make_player(), make_player()
+    table = make_table(a, b)
+    lobby.set_ready(table.pk, a, True)
+    lobby.set_ready(table.pk, b, True)
+    game = started(table)
+    version = game.version
+    Game.objects.filter(pk=game.pk).update(deadline=Now() + timedelta(seconds=1.2))
+    t0 = time.monotonic()
+    fire_deadline.delay("turn", game.pk, version)  # "eta" = now by the fast clock
+    event = wait_for(lambda: GameEvent.objects.filter(game=game, source="timeout").first(), timeout=8)
+    assert time.monotonic() - t0 >= 1.0  # not before the deadline by the database clock
+    assert event.version == version + 1
