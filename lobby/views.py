@@ -28,7 +28,7 @@ INVITES_KEY = "lobby_invites"
 # ---------------------------------------------------------------- helpers
 
 
-def _summary(table: Table) -> dict:
+def _summary(table: Table, viewer=None) -> dict:
     rules = {**Rules().to_dict(), **(table.rules or {})}
     preset = PRESETS.get(table.preset)
     seats = list(table.seats.all())
@@ -43,6 +43,8 @@ def _summary(table: Table) -> dict:
         "bots": sum(1 for s in seats if s.bot_level),
         "free": sum(1 for s in seats if s.is_free),
         "seats": seats,
+        "mine": bool(viewer is not None and viewer.is_authenticated
+                     and any(s.player_id == viewer.pk for s in seats)),
     }
 
 
@@ -148,7 +150,7 @@ def index(request: HttpRequest) -> HttpResponse:
     order = {Table.Status.WAITING: 0, Table.Status.COUNTDOWN: 1, Table.Status.REMATCH: 2, Table.Status.PLAYING: 3}
     rows = sorted(tables[:LIST_LIMIT], key=lambda t: (order.get(t.status, 9), -t.free, -t.created_at.timestamp()))
     context = {
-        "rows": [(t, _summary(t)) for t in rows],
+        "rows": [(t, _summary(t, request.user)) for t in rows],
         "variant": variant,
         "players": players,
         "variants": FILTER_VARIANTS,
