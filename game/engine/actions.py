@@ -386,11 +386,10 @@ def _defender_moves(s: GameState, i: int, hand: int, res: list[dict]) -> None:
         if m:
             ts = CARD_STR[t]
             res += [{"type": "defend", "card": x, "target": ts} for x in card_strs(m)]
-    if s.rules.variant != "perevodnoy":
-        return
-    code, _ = transfer_problem(s, i, 1)
-    if code is None:
-        m = hand if cheater else honest_transfer_cards(s, i)
+    if s.rules.variant != "perevodnoy" or s.dfn.count(-1) != len(s.dfn):
+        return  # podkidnoy, or a card is already beaten: no transfer (000 §8)
+    m = hand if cheater else honest_transfer_cards(s, i)
+    if m and transfer_problem(s, i, 1)[0] is None:
         while m:
             low = m & -m
             res.append({"type": "transfer", "card": CARD_STR[low.bit_length() - 1]})
