@@ -82,8 +82,8 @@ def _take_key(request: HttpRequest) -> str | None:
 @sensitive_post_parameters()
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
-        return redirect("accounts:profile")
-    form = SignUpForm(request.POST or None)
+        return redirect(_safe_next(request) or "accounts:profile")
+    form = SignUpForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
             player, key = services.sign_up(form.cleaned_data["nick"])
@@ -111,7 +111,7 @@ def key_shown(request: HttpRequest) -> HttpResponse:
 @never_cache
 @sensitive_post_parameters("key")
 def restore(request: HttpRequest) -> HttpResponse:
-    form = RestoreForm(request.POST or None)
+    form = RestoreForm(request.POST if request.method == "POST" else None)
     error_code = None
     if request.method == "POST" and form.is_valid():
         try:

@@ -116,3 +116,13 @@ def test_nick_errors_are_shown_in_english_when_chosen(client):
     assert "Use only Russian or Latin letters" in response.content.decode()
     response = client.post("/accounts/signup/", {"nick": ""})
     assert "Choose a nick." in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_an_empty_form_post_is_refused_with_a_message(client):
+    response = client.post("/accounts/signup/")
+    assert response.status_code == 400
+    assert "Придумайте ник." in response.content.decode()
+    response = client.post("/accounts/restore/")
+    assert response.status_code == 400
+    assert "Введите свой ник." in response.content.decode()
