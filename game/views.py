@@ -97,6 +97,7 @@ def ui_strings() -> dict[str, str]:
         "round_n": _("Round {n}"),
         "limit": _("Cards this round: {n} of {max}"),
         "seat_n": _("Seat {n}"),
+        "bot_n": _("Bot {n}"),
         # connection
         "connecting": _("Connecting…"),
         "connection_lost": _("Connection lost — reconnecting…"),

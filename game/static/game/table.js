@@ -54,7 +54,8 @@ const sentById = new Map();
 function nick(n) {
   if (n === null || n === undefined) return "";
   const s = S.seats[n];
-  return (s && s.nick) || fmt(T.seat_n, { n });
+  if (s && s.nick) return s.nick;
+  return s && s.bot ? fmt(T.bot_n, { n }) : fmt(T.seat_n, { n });
 }
 function names(list) { return (list || []).map(nick).join(", "); }
 function mySeat() { return S.view ? S.view.seat : CFG.seat; }
@@ -510,7 +511,7 @@ function podEl(v, n, pos, extra = "") {
   av.innerHTML = `<svg class="pod-ring" viewBox="0 0 40 40" aria-hidden="true"><circle cx="20" cy="20" r="18" pathLength="100"></circle></svg>`;
   const ini = document.createElement("span");
   ini.className = "ini";
-  ini.textContent = (s.nick || "?").trim().charAt(0).toUpperCase();
+  ini.textContent = nick(n).trim().charAt(0).toUpperCase() || "?";
   av.appendChild(ini);
   id.appendChild(av);
   const nm = document.createElement("span");
@@ -918,14 +919,14 @@ function tick() {
   const num = root.querySelector(".g-ring-num");
   const v = S.view;
   if (!v || !S.deadline || v.phase === "over") {
-    ring.hidden = true; num.hidden = true; root.style.setProperty("--frac", "0");
+    ring.setAttribute("hidden", ""); num.hidden = true; root.style.setProperty("--frac", "0");
     if (v && v.result) updateRematchInfo();
     return;
   }
   const left = clock.left(S.deadline);
   const len = S.deadlineLen || (CFG.turn_seconds || 30) * 1000;
   const frac = Math.max(0, Math.min(1, left / len));
-  ring.hidden = false; num.hidden = false;
+  ring.removeAttribute("hidden"); num.hidden = false;
   ring.style.setProperty("--frac", frac.toFixed(4));
   root.style.setProperty("--frac", frac.toFixed(4));
   const secs = Math.max(0, Math.ceil(left / 1000));

@@ -1,0 +1,283 @@
+"""The browser table against the real stack: daphne (asgi_live_server), the table socket, game
+services, bots and the database. A person plays by clicking in headless Chromium."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+# The daphne live server is a forked process: it reads these when bots move (game/bots.py).
+os.environ.setdefault("BOT_DELAY_RANGE", "0.05,0.15")
+os.environ.setdefault("BOT_SCHEDULER", "loop")
+# Playwright's sync API keeps an event loop in this thread; Django must not refuse sync calls.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+pytestmark = [pytest.mark.timeout(600)]
+
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+
+
+def make_player(nick):
+    from accounts.models import Player
+
+    return Player.objects.create_user(nick)
+
+
+def start_table(humans, bots=(), rules=None):
+    """A playing table: humans in seats 1.., then bots; the game dealt by game.services.start_game."""
+    from game import services
+    from lobby.models import Seat, Table
+
+    seats = [("h", p) for p in humans] + [("b", level) for level in bots]
+    table = Table.objects.create(name="ui", rules=rules or {}, seats_count=len(seats), turn_seconds=90,
+                                 status=Table.Status.PLAYING)
+    for number, (kind, who) in enumerate(seats, start=1):
+        if kind == "h":
+            Seat.objects.create(table=table, number=number, player=who)
+        else:
+            Seat.objects.create(table=table, number=number, bot_level=who)
+    # in a thread of its own: Playwright's event loop runs in this one, and the broadcast after
+    # commit (and the bots' scheduler) must not see it
+    done: dict = {}
+    worker = threading.Thread(target=lambda: done.setdefault("game", services.start_game(table.pk)))
+    worker.start()
+    worker.join(30)
+    return table, done["game"]
+
+
+def close(*contexts) -> None:
+    """Close the pages, then let the server record the disconnects before the database is flushed."""
+    for context in contexts:
+        context.close()
+    time.sleep(1.5)
+
+
+def login_context(browser, base_url: str, player, *, mobile: bool = False):
+    """A browser context logged in as `player` (as tests/conftest.login_browser_context)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(player)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    options: dict = {"locale": "ru-RU", "base_url": base_url}
+    if mobile:
+        options.update(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+    else:
+        options.update(viewport={"width": 1280, "height": 860})
+    context = browser.new_context(**options)
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "url": base_url}])
+    return context
+
+
+def open_table(browser, base, player, table, **kw):
+    context = login_context(browser, base, player, **kw)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    page.goto(f"/tables/{table.pk}/")
+    wait_for_view(page)
+    return context, page
+
+
+def wait_for_view(page, timeout=20000):
+    page.wait_for_function("window.__table && window.__table.view !== null", timeout=timeout)
+
+
+def view(page) -> dict:
+    return page.evaluate("window.__table.view")
+
+
+def version(page) -> int:
+    return page.evaluate("window.__table.version")
+
+
+def card_key(card: str, trump: str) -> tuple:
+    return (card[-1] == trump, RANKS.index(card[:-1]))
+
+
+def choose(v: dict) -> dict | None:
+    """A plain strategy for the person: beat with the lowest card, lead the lowest, pass rather than
+    throw in, take when nothing beats."""
+    legal = v["legal"]
+    trump = v["trump"]
+    defends = [a for a in legal if a["type"] == "defend"]
+    attacks = [a for a in legal if a["type"] == "attack"]
+    kinds = {a["type"] for a in legal}
+    if defends:
+        return min(defends, key=lambda a: card_key(a["card"], trump))
+    if attacks and not v["table"]:
+        return min(attacks, key=lambda a: card_key(a["card"], trump))
+    if "pass" in kinds:
+        return {"type": "pass"}
+    if attacks:
+        return min(attacks, key=lambda a: card_key(a["card"], trump))
+    if "take" in kinds:
+        return {"type": "take"}
+    return None
+
+
+def click_move(page, action: dict) -> None:
+    """Make `action` the way a person does: tap the card (then the target), or press the button."""
+    kind = action["type"]
+    if kind in ("take", "pass"):
+        page.click(f"#g-controls button[data-kind='{kind}']", timeout=15000)
+        return
+    card = action["card"]
+    page.click(f"#g-hand .card[data-card='{card}']", position={"x": 9, "y": 30}, timeout=15000)
+    if kind == "defend" and page.evaluate("window.__table.selected") == card:
+        page.click(f"#g-battle .card[data-card='{action['target']}']", timeout=15000)
+
+
+def wait_change(page, old_version: int, timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if version(page) != old_version or page.get_attribute("#game", "data-state") == "over":
+            return
+        page.wait_for_timeout(60)
+
+
+def settle(*pages, timeout: float = 10.0) -> None:
+    """Until every page shows the same version."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if len({version(p) for p in pages}) == 1:
+            return
+        pages[0].wait_for_timeout(60)
+    raise AssertionError("the pages disagree on the version")
+
+
+def play_until_over(page, shots: Path | None = None, prefix: str = "", max_moves: int = 400) -> int:
+    moves = 0
+    shot_taken = set()
+    deadline = time.monotonic() + 420
+    while time.monotonic() < deadline:
+        if page.get_attribute("#game", "data-state") == "over":
+            return moves
+        v = view(page)
+        action = choose(v) if v["seat"] is not None else None
+        if action is None:
+            wait_change(page, version(page), timeout=3)
+            continue
+        if shots is not None:
+            key = ("lead" if not v["table"] else "defend" if action["type"] == "defend" else
+                   "throw" if action["type"] in ("attack", "pass") else action["type"])
+            if key not in shot_taken and (key != "throw" or v["round"] > 1):
+                shot_taken.add(key)
+                page.screenshot(path=str(shots / f"{prefix}{key}.png"))
+            if v["round"] == 4 and "round4" not in shot_taken:
+                shot_taken.add("round4")
+                page.screenshot(path=str(shots / f"{prefix}midgame.png"))
+        before = version(page)
+        try:
+            click_move(page, action)
+        except Exception:
+            # the table moved under the cursor (a bot acted first): look again
+            page.keyboard.press("Escape")
+            continue
+        moves += 1
+        assert moves <= max_moves, "the game does not end"
+        wait_change(page, before)
+    raise AssertionError("the game did not end in time")
+
+
+def test_one_person_and_three_bots_play_a_whole_game_by_clicking(transactional_db, asgi_live_server, browser,
+                                                                   screenshot_dir):
+    from game.models import Game
+
+    person = make_player("Клик")
+    table, game = start_table([person], bots=("heuristic", "lowest", "random"))
+    context, page = open_table(browser, asgi_live_server, person, table)
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(screenshot_dir / "table_ui_live_start.png"))
+    assert page.locator("#g-seats .pod").count() == 3
+    assert sorted(page.eval_on_selector_all("#g-hand .card", "els => els.map(e => e.dataset.card)")) == \
+        sorted(view(page)["hand"])
+
+    moves = play_until_over(page, screenshot_dir, "table_ui_live_")
+    page.wait_for_selector("#g-result:not([hidden])", timeout=10000)
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(screenshot_dir / "table_ui_live_result.png"))
+    text = page.inner_text("#g-result-main")
+    assert text, "the result says who lost"
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert moves > 0
+    r = game.result
+    if r.get("draw"):
+        assert text == "Ничья!"
+    elif 1 in (r.get("losers") or [r.get("loser")]):
+        assert text == "Вы — дурак!"
+    else:
+        loser = r.get("loser") or r["losers"][0]
+        nick = game.seats.get(number=loser).player
+        assert text.startswith("Дурак — ") and (nick is None or nick.nick in text)
+    assert not page.errors, page.errors
+    close(context)
+
+
+def test_two_people_at_one_table_see_each_others_moves_and_a_reload_restores_the_view(
+        transactional_db, asgi_live_server, browser, screenshot_dir):
+    anna, boris = make_player("Анна"), make_player("Борис")
+    table, game = start_table([anna, boris])
+    ctx_a, page_a = open_table(browser, asgi_live_server, anna, table)
+    ctx_b, page_b = open_table(browser, asgi_live_server, boris, table, mobile=True)
+    pages = {1: page_a, 2: page_b}
+    # each sees only its own hand; both see the same public table
+    va, vb = view(page_a), view(page_b)
+    assert va["seat"] == 1 and vb["seat"] == 2
+    assert set(va["hand"]).isdisjoint(vb["hand"])
+    assert page_b.locator("#g-seats .pod .pod-nick").inner_text() == "Анна"
+
+    for step in range(4):
+        settle(page_a, page_b)
+        v = view(page_a)
+        mover = v["turn"][0]
+        page, other = pages[mover], pages[3 - mover]
+        action = choose(view(page))
+        before = version(other)
+        click_move(page, action)
+        wait_change(other, before)
+        seen = view(other)
+        assert seen["last"], (step, mover, action, before, version(page), version(other), view(page)["last"],
+                              page.inner_text("#g-toast") if page.is_visible("#g-toast") else "",
+                              page.inner_text("#g-banner") if page.is_visible("#g-banner") else "")
+        assert seen["last"]["seat"] == mover and seen["last"]["type"] == action["type"]
+        if "card" in action:
+            assert seen["last"]["card"] == action["card"]
+            if seen["table"]:
+                on_table = other.eval_on_selector_all("#g-battle .card", "els => els.map(e => e.dataset.card)")
+                assert action["card"] in on_table
+        settle(page_a, page_b)
+        if step == 1:
+            page_a.screenshot(path=str(screenshot_dir / "table_ui_live_two_people_a.png"))
+            page_b.screenshot(path=str(screenshot_dir / "table_ui_live_two_people_b_phone.png"))
+
+    # reload mid-game: the same view comes back (no bots, so nothing moves meanwhile)
+    snapshot = view(page_a)
+    page_a.reload()
+    wait_for_view(page_a)
+    again = view(page_a)
+    for key in ("hand", "table", "trump", "stock", "hand_counts", "turn", "legal"):
+        assert again[key] == snapshot[key], key
+    assert sorted(page_a.eval_on_selector_all("#g-hand .card", "els => els.map(e => e.dataset.card)")) == \
+        sorted(snapshot["hand"])
+    assert not page_a.errors and not page_b.errors, page_a.errors + page_b.errors
+    close(ctx_a, ctx_b)
+
+
+def test_a_spectator_sees_the_table_but_no_hand_and_no_controls(transactional_db, asgi_live_server, browser):
+    person, watcher = make_player("Игрок"), make_player("Зритель")
+    table, game = start_table([person], bots=("lowest",))
+    context, page = open_table(browser, asgi_live_server, watcher, table)
+    v = view(page)
+    assert v["seat"] is None and v["hand"] == []
+    assert page.locator("#g-hand .card").count() == 0
+    assert page.locator("#g-controls button").count() == 0
+    assert page.locator("#g-seats .pod").count() == 2
+    close(context)
