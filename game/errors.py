@@ -30,6 +30,7 @@ MESSAGES = {
     "not_enough_players": _("Not enough players to start."),
     "game_running": _("A game is already running at this table."),
     "auth_required": _("Please sign in first."),
+    "bad_rules": _("These rules cannot be played."),
     # engine refusals (game.engine.IllegalAction codes)
     "not_your_turn": _("It is not your turn."),
     "card_not_in_hand": _("You do not have that card."),

@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 
 from game import services
 from game.models import Game, GameEvent
-from tests.game.helpers import drain, make_player, make_table, open_socket, receive_until
+from tests.game.helpers import close_quietly, drain, make_player, make_table, open_socket, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,7 +44,7 @@ async def _open_all(table, players):
 
 async def _close(*comms):
     for c in comms:
-        await c.disconnect(timeout=10)
+        await close_quietly(c)
 
 
 async def test_each_socket_gets_only_its_own_hand_and_spectators_none():
@@ -219,3 +219,14 @@ async def test_reconnecting_mid_game_restores_the_same_view():
     assert restored["view"] == latest["view"] and restored["version"] == 1
     await asyncio.sleep(0)
     await _close(again, comms[2 - mover][0])
+
+
+async def test_error_messages_are_russian_by_default():
+    players, table, game = await database_sync_to_async(_setup)(humans=2)
+    comm, ok, _ = await open_socket(table.pk, players[0])
+    await receive_until(comm, lambda f: f["type"] == "state")
+    await comm.send_to(text_data="{oops")
+    err = await receive_until(comm, lambda f: f["type"] == "error")
+    assert err["code"] == "bad_json"
+    assert any("а" <= ch <= "я" for ch in err["message"].lower()), err["message"]
+    await comm.disconnect(timeout=10)
