@@ -527,6 +527,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--fast", action="store_true", help="no invariant checks, only crashes/ending")
     p.add_argument("--skip-known", action="append", default=[], metavar="BUG",
                    help=f"skip the check of a known engine bug ({', '.join(KNOWN_BUG_NAMES)})")
+    p.add_argument("--minutes", type=float, default=None,
+                   help="stop after this many minutes and report the games played so far")
     p.add_argument("--show", type=int, default=20, help="failing seeds to print (default 20)")
     args = p.parse_args(argv)
     KNOWN_BUGS.update(args.skip_known)
@@ -534,17 +536,34 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     seeds = range(args.seed, args.seed + args.games)
     work = [(sd, not args.fast, args.roundtrip_every, args.skip_known) for sd in seeds]
+    budget = args.minutes * 60 if args.minutes else None
+    results: list[dict[str, Any]] = []
+    stopped = False
+
+    def progress(k: int) -> bool:
+        """Print progress; True when the time budget is spent."""
+        if (k + 1) % 1000 == 0:
+            print(f"  {k + 1} games, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+        return bool(budget and time.perf_counter() - t0 > budget)
+
     if args.jobs > 1:
         import multiprocessing
 
         with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-            results = list(pool.imap(_run_star, work, chunksize=20))
+            for k, r in enumerate(pool.imap(_run_star, work, chunksize=20)):
+                results.append(r)
+                if progress(k):
+                    stopped = True
+                    pool.terminate()
+                    break
     else:
-        results = []
         for k, w in enumerate(work):
             results.append(_run_star(w))
-            if (k + 1) % 1000 == 0:
-                print(f"  {k + 1} games, {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+            if progress(k):
+                stopped = True
+                break
+    if stopped:
+        print(f"time budget of {args.minutes} min spent: {len(results)} of {args.games} games played")
     dt = time.perf_counter() - t0
     failures = [r for r in results if r["error"]]
     counts: Counter[str] = Counter()
@@ -561,7 +580,7 @@ def main(argv: list[str] | None = None) -> int:
         res = r["result"] or {}
         counts["draw" if res.get("draw") else "decided"] += 1
         counts[f"end:{res.get('reason')}"] += 1
-    print(f"games: {args.games} (seeds {args.seed}..{args.seed + args.games - 1}), "
+    print(f"games: {len(results)} (seeds {args.seed}..{args.seed + len(results) - 1}), "
           f"actions: {actions}, {dt:.1f} s on {args.jobs} process(es)"
           f"{' (no checks)' if args.fast else ''}")
     print("outcomes: " + ", ".join(f"{k}={v}" for k, v in sorted(counts.items())))
