@@ -288,3 +288,23 @@ def test_bots_get_only_the_view_never_the_state():
             assert choose_action(level, view, random.Random(1)) == choose_action(
                 level, copy, random.Random(1)
             )
+
+
+def test_heuristic_catches_cheats_and_never_accuses_falsely():
+    """Cheater mode (000 §12): random cheats, the heuristic catches only provable cheats."""
+    from collections import Counter
+
+    from game.engine import view_for
+
+    catches: Counter = Counter()
+    levels = {1: "heuristic", 2: "random", 3: "lowest"}
+
+    def seen(state, seat, action):
+        if action["type"] == "catch":
+            catches[(levels[seat], view_for(state, None)["last"].get("caught"))] += 1
+
+    for seed in range(30):
+        play_bot_game(Rules(cheater=True), 3, seed, levels, on_action=seen)
+    assert catches[("heuristic", True)] >= 30
+    assert catches[("heuristic", False)] == 0
+    assert catches[("lowest", True)] + catches[("lowest", False)] == 0

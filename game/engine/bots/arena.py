@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,9 +47,11 @@ def play_bot_game(
     levels: Mapping[int, str],
     *,
     strict: bool = True,
+    on_action: Callable[[GameState, int, dict[str, Any]], None] | None = None,
 ) -> BotGame:
     """Play one seeded game where seat k is played by bot ``levels[k]``; ``strict`` raises
-    BotError if a bot ever picks an action not in its view's legal list."""
+    BotError if a bot ever picks an action not in its view's legal list; ``on_action(state_after,
+    seat, action)`` sees every applied action (tests)."""
     rng = random.Random(seed)
     s: GameState = new_game(rules, players, seed=seed, bot_seats=list(levels))
     out = BotGame(result={})
@@ -78,6 +80,8 @@ def play_bot_game(
                     if a is not None:
                         s = apply_action(s, k, a)
                         out.actions += 1
+                        if on_action:
+                            on_action(s, k, a)
                         caught = True
                         break
             if not caught and s.phase == "check":
@@ -94,6 +98,8 @@ def play_bot_game(
                     if a is not None and a["type"] == "swap_trump":
                         s = apply_action(s, k, a)
                         out.actions += 1
+                        if on_action:
+                            on_action(s, k, a)
                         view = view_for(s, seat)
         a = ask(seat, view)
         if a is None:
@@ -103,5 +109,7 @@ def play_bot_game(
         except IllegalAction as e:
             raise BotError(f"{levels[seat]} at seat {seat}: {a} refused: {e}") from e
         out.actions += 1
+        if on_action:
+            on_action(s, seat, a)
     out.result = s.result or {}
     return out
