@@ -339,8 +339,18 @@ def _finish(game: Game, state: engine.GameState, status: str = Game.Status.FINIS
     except ImportError:
         return
     record = getattr(ratings_services, "record_game_result", None)
-    if record is not None:
-        record(game)
+    if record is None:
+        return
+    try:
+        with transaction.atomic():  # a savepoint: a ratings failure must not keep the game from ending
+            rec = record(game)
+    except Exception:
+        log.exception("ratings.record_game_result failed for game %s; the game ends unrated", game.pk)
+        game.rated, game.unrated_reason = False, "rating failed"
+    else:
+        game.rated = bool(getattr(rec, "rated", False))
+        game.unrated_reason = str(getattr(rec, "unrated_reason", "") or "")[:100]
+    game.save(update_fields=["rated", "unrated_reason"])
 
 
 def validate_action(action: Any) -> dict:

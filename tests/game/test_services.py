@@ -366,3 +366,18 @@ def test_the_admin_shows_games_with_seats_and_their_event_log(client):
     assert page.status_code == 200 and b"m1" in page.content
     client.post("/admin/game/game/", {"action": "abort_games", "_selected_action": [game.pk]})
     assert Game.objects.get(pk=game.pk).status == "aborted"
+
+
+def test_a_finished_game_is_recorded_by_ratings_exactly_once():
+    ratings_models = pytest.importorskip("ratings.models")
+    if not hasattr(ratings_models, "GameRecord"):
+        pytest.skip("ratings has no GameRecord yet")
+    a, b, table, game = _two_humans(disconnect_policy="lose")
+    services.leave_game(game.pk, a)
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == "finished"
+    assert ratings_models.GameRecord.objects.filter(game_id=game.pk).count() == 1
+    from ratings import services as ratings_services
+
+    ratings_services.record_game_result(game)
+    assert ratings_models.GameRecord.objects.filter(game_id=game.pk).count() == 1
