@@ -32,7 +32,12 @@ function connect() {
   socket.addEventListener("message", (ev) => {
     let msg; try { msg = JSON.parse(ev.data); } catch (e) { return; }
     if (msg.type === "lobby") {
-      if (msg.version !== lastVersion) { lastVersion = msg.version; refresh(); }
+      // our own button already brought this version back in its response: no second swap
+      const shown = room() ? parseInt(room().dataset.version || "-1", 10) : -1;
+      if (msg.version !== lastVersion && !(typeof msg.version === "number" && msg.version <= shown)) {
+        lastVersion = msg.version;
+        refresh();
+      }
     } else if (msg.type === "game_started" || msg.type === "state") {
       location.assign(config.table_url);
     }
