@@ -114,7 +114,7 @@ class Fired:
     kind: str
     obj_id: int
     version: int | None
-    late_ms: float  # DB now() minus the deadline, when the firing took the lock
+    late_ms: float  # DB now() minus the deadline when the lock was taken, plus the time to commit the firing
 
 
 def _service(module: str, name: str) -> Callable | None:
