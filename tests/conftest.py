@@ -86,10 +86,26 @@ def browser():
         raise RuntimeError(f"{CHROMIUM} is missing: install Debian's chromium (make test / .ci/run do it)")
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    # While Playwright's loop runs, test code's own ORM calls look "async" to Django; allow them for
+    # this module only and restore the environment after, so nothing leaks into later tests or the
+    # subprocesses they start (e.g. `check --deploy` refuses the flag).
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as pw:
+            chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            yield chromium
+            chromium.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Browser tests run last: Playwright's loop must never be open while async tests run."""
+    items.sort(key=lambda item: "browser" in getattr(item, "fixturenames", ()))
 
 
 @pytest.fixture
