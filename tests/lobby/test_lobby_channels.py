@@ -111,3 +111,40 @@ async def test_presence_follows_the_socket_in_the_waiting_room(make_player):
     seat = await _wait_for(seat2, lambda s: not s.connected)
     assert not seat.connected and seat.inactive_deadline is not None
     await watcher.disconnect()
+
+
+async def test_at_zero_everyone_at_the_table_is_told_the_game_started(make_player):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    host = await database_sync_to_async(make_player)("gshost")
+    anna = await database_sync_to_async(make_player)("gsanna")
+    table = await database_sync_to_async(services.create_table)(host, seats_count=3)
+    await database_sync_to_async(services.sit)(table.pk, anna, 2)
+    await database_sync_to_async(services.add_bot)(table.pk, host, 3, "random")
+    a = await _connect(table.pk, host)
+    b = await _connect(table.pk, anna)
+    try:
+        await database_sync_to_async(services.set_ready)(table.pk, host, True)
+        await database_sync_to_async(services.set_ready)(table.pk, anna, True)
+
+        def due():
+            Table.objects.filter(pk=table.pk).update(countdown_deadline=timezone.now() - timedelta(seconds=1))
+            return services.fire_countdown(table.pk)
+
+        game = await database_sync_to_async(due)()
+        assert game is not None
+        for comm in (a, b):
+            loop = asyncio.get_running_loop()
+            end = loop.time() + 5
+            while True:
+                frame = await comm.receive_json_from(timeout=max(0.1, end - loop.time()))
+                if frame.get("type") == "game_started":
+                    assert frame["game_id"] == game.pk
+                    break
+        status = await database_sync_to_async(lambda: Table.objects.get(pk=table.pk).status)()
+        assert status == Table.Status.PLAYING
+    finally:
+        await a.disconnect()
+        await b.disconnect()
