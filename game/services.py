@@ -11,6 +11,7 @@ Replay: ``replay_state(game)`` re-runs the engine from Game.initial_state over t
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import secrets
@@ -156,10 +157,31 @@ def _send_many(messages: list[tuple[str, dict]]) -> None:
         for group, message in messages:
             await layer.group_send(group, message)
 
+    from game.bots import _main_loop
+
+    loop = _main_loop()
+    if loop is not None and not _in_loop_thread(loop):
+        # inside the server (a sync_to_async thread): hand the sends to the event loop and return, so
+        # the mover's ack is not held up by the broadcast; frames carry versions, receivers drop older ones
+        future = asyncio.run_coroutine_threadsafe(send_all(), loop)
+        future.add_done_callback(_log_send_failure)
+        return
     try:
         async_to_sync(send_all)()
     except Exception:  # a broken layer must never undo a committed move
         log.exception("group_send of %d messages failed", len(messages))
+
+
+def _in_loop_thread(loop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
+def _log_send_failure(future) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.error("group_send failed", exc_info=future.exception())
 
 
 def _send(group: str, message: dict) -> None:
