@@ -770,14 +770,28 @@ def close_table(table_id, reason: str) -> Table:
         table = _locked(table_id)
         if table.status == Table.Status.CLOSED:
             return table
+        reason = (reason or _("Closed by a moderator."))[:300]
+        if table.status in (Table.Status.PLAYING, Table.Status.REMATCH):
+            _abort_running_games(table, reason)
         Seat.objects.filter(table=table).update(player=None, bot_level="", ready=False, connected=False,
                                                 inactive_deadline=None)
         table.status = Table.Status.CLOSED
-        table.closed_reason = (reason or _("Closed by a moderator."))[:300]
+        table.closed_reason = reason
         table.countdown_deadline = None
         table.rematch_deadline = None
         _bump(table, _("The table was closed by a moderator."))
         return table
+
+
+def _abort_running_games(table: Table, reason: str) -> None:
+    """A moderator closing a table mid-game stops the game too (archived unrated by game.services)."""
+    try:
+        from game.services import abort_game
+    except ImportError:
+        log.warning("close_table: game.services.abort_game is not available; game left running")
+        return
+    for game_id in table.games.filter(status="playing").values_list("pk", flat=True):
+        abort_game(game_id, reason)
 
 
 # ---------------------------------------------------------------- channel layer

@@ -507,3 +507,19 @@ def test_quick_play_skips_private_tables(host, make_player):
     services.create_table(host, private=True)
     table = services.quick_play(make_player("anna"))
     assert table.host.nick == "anna"
+
+
+def test_closing_a_table_mid_game_aborts_the_game(table, host):
+    from game import services as game_services
+    from game.models import Game
+
+    if not hasattr(game_services, "abort_game"):
+        pytest.skip("game.services.abort_game is not written yet")
+    services.add_bot(table.pk, host, 2, "heuristic")
+    services.set_ready(table.pk, host, True)
+    Table.objects.filter(pk=table.pk).update(countdown_deadline=timezone.now() - timedelta(seconds=1))
+    game = services.fire_countdown(table.pk)
+    services.close_table(table.pk, "cheating ring")
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ABORTED
+    t = Table.objects.get(pk=table.pk)
+    assert t.status == Table.Status.CLOSED and t.closed_reason == "cheating ring"
