@@ -47,6 +47,9 @@ HIGH_TRUMP = RANK_INDEX["Q"]  # trumps from here up are worth taking a cheap tab
 CHEAP_RANK = RANK_INDEX["A"]
 DEEP_STOCK = 6  # stock size above which taking a small table is cheap
 PAIR_BONUS = 3  # a lead card is worth this much cheaper per other card of its rank in hand
+# a beater of a rank not yet on the table costs this much more (it opens new throw-ins); 3 beat 0
+# in 4-player games by ~1.2 points of durak rate (800 games each, podkidnoy and perevodnoy)
+NEW_RANK_PENALTY = 3
 
 
 def _cost(card: str, trump: str | None) -> int:
@@ -73,7 +76,7 @@ class HeuristicBot(Bot):
         self.plain_transfer: bool = params.pop("plain_transfer", True)
         self.throw_trumps: bool = params.pop("throw_trumps", False)
         self.endgame_bonus: int = params.pop("endgame_bonus", 40)
-        self.new_rank_penalty: int = params.pop("new_rank_penalty", 0)
+        self.new_rank_penalty: int = params.pop("new_rank_penalty", NEW_RANK_PENALTY)
         self.transfer_mode: str = params.pop("transfer_mode", "auto")
         self.took_cheap_rank: int = params.pop("took_cheap_rank", self.cheap_rank)
         if params:
