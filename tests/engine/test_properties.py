@@ -96,10 +96,7 @@ def test_checker_catches_a_broken_state():
     with pytest.raises(InvariantError, match="more than one place"):
         chk.check(GameState.from_json(d))
 
-    class Leaky(Checker):
-        pass
-
-    leaky = Leaky(Rules(), 3)
+    leaky = Checker(Rules(), 3)
     v = view_for(s, 1)
     v["gone"] = view_for(s, 2)["hand"][:1]
     with pytest.raises(InvariantError, match="leaks"):
