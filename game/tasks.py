@@ -26,6 +26,14 @@ MAX_EARLY_RETRIES = 3
 def fire_deadline(kind: str, obj_id: int, version: int | None, early_retries: int = 0) -> bool:
     """Fire deadline ``kind`` of ``obj_id`` scheduled for ``version`` (an eta task from timers.schedule)."""
     try:
+        return timers.call_on_loop(_fire_deadline, kind, obj_id, version, early_retries)
+    except Exception:  # never kill the worker (timers.fire already swallows; this is belt and braces)
+        logger.exception("timers: fire_deadline(%r, %r, %r) failed", kind, obj_id, version)
+        return False
+
+
+def _fire_deadline(kind: str, obj_id: int, version: int | None, early_retries: int) -> bool:
+    try:
         fired = timers.fire(kind, obj_id, version, wait=True)
         if fired is not None:
             timers._note_fired(fired)
@@ -93,7 +101,7 @@ def _pending_for(kind: str, obj_id: int, version: int | None) -> timedelta | Non
 def sweep_deadlines(limit: int = 500) -> int:
     """Celery beat runs this every second: fire everything overdue whose eta task was lost."""
     try:
-        return len(timers.sweep(limit=limit))
+        return len(timers.call_on_loop(timers.sweep, limit))
     except Exception:
         logger.exception("timers: sweep_deadlines failed")
         return 0
@@ -102,7 +110,10 @@ def sweep_deadlines(limit: int = 500) -> int:
 @shared_task(name="game.tasks.bot_move", ignore_result=True, acks_late=True)
 def bot_move(game_id: int, seat: int | None, version: int | None) -> None:
     """A bot's move, scheduled by the game services with timers.schedule("bot", game_id, version, at, seat=n)."""
-    timers.run_bot_move(game_id, seat, version)
+    try:
+        timers.call_on_loop(timers.run_bot_move, game_id, seat, version)
+    except Exception:
+        logger.exception("timers: bot_move(%r, %r, %r) failed", game_id, seat, version)
 
 
 @worker_ready.connect

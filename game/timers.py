@@ -579,30 +579,65 @@ def _server_loop() -> asyncio.AbstractEventLoop | None:
     return None
 
 
-def _call_in_server(func: Callable, *args):
-    """Run ``func`` like a sync view would: on daphne's loop through sync_to_async when there is one.
+_private = {"pid": None, "loop": None, "executor": None}
+_private_lock = threading.Lock()
 
-    That way its channel-layer sends run on the server's event loop (the in-memory layer is not
-    thread-safe across loops); with no server loop it is a plain call in this thread.
+
+def _private_loop():
+    """A per-process event loop thread plus one sync thread (re-made after a fork: prefork children)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with _private_lock:
+        loop = _private["loop"]
+        if _private["pid"] != os.getpid() or loop is None or loop.is_closed():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="timers-loop", daemon=True).start()
+            executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="timers-sync")
+            _private.update(pid=os.getpid(), loop=loop, executor=executor)
+        return _private["loop"], _private["executor"]
+
+
+def call_on_loop(func: Callable, *args):
+    """Run ``func(*args)`` (sync) as if under an ASGI server: in a sync thread whose async_to_sync calls
+    go to ONE long-lived event loop — daphne's when this process is a server, else a private one.
+
+    Why: the services broadcast with ``async_to_sync(channel_layer.group_send)``. Called from a plain
+    thread, each call spins up a fresh event loop and a fresh Redis connection (channels-redis pools
+    are per loop): ~50 ms per send on a busy box. On a persistent loop the pool is reused (~5 ms);
+    that is most of a firing's cost. Inside a transaction (tests) or on the sync thread itself it is
+    a plain call.
     """
-    loop = _server_loop()
-    if loop is None:
+    if connection.in_atomic_block or threading.current_thread().name.startswith("timers-sync"):
+        return func(*args)
+    from asgiref.sync import sync_to_async
+
+    def call():
         try:
             return func(*args)
         finally:
             close_old_connections()
-    from asgiref.sync import sync_to_async
+
+    loop = _server_loop()
+    if loop is not None:
+        runner = sync_to_async(call, thread_sensitive=True)
+    else:
+        loop, executor = _private_loop()
+        runner = sync_to_async(call, thread_sensitive=False, executor=executor)
 
     async def run():
-        def call():
-            try:
-                return func(*args)
-            finally:
-                close_old_connections()
+        return await runner()
 
-        return await sync_to_async(call, thread_sensitive=True)()
+    return asyncio.run_coroutine_threadsafe(run(), loop).result(timeout=300)
 
-    return asyncio.run_coroutine_threadsafe(run(), loop).result(timeout=60)
+
+_call_in_server = call_on_loop
+
+
+def close_loop_connections() -> None:
+    """Close the database connection of this process's private sync thread (tests, before the test DB goes)."""
+    executor = _private["executor"] if _private["pid"] == os.getpid() else None
+    if executor is not None:
+        executor.submit(_reset_connection).result(timeout=30)
 
 
 def _tick_loop(interval: float) -> None:

@@ -18,6 +18,10 @@ def _timers_settings(request, settings):
         settings.TIMERS_BACKEND = "ticker"
     else:
         settings.TIMERS_BACKEND = "celery"
+    yield
+    from game import timers
+
+    timers.close_loop_connections()  # task bodies run on the timers' own sync thread: no open session left
 
 
 @pytest.fixture

@@ -34,7 +34,7 @@ class Command(BaseCommand):
         total = 0
         while not stop.wait(interval):
             try:
-                total += len(timers.sweep())
+                total += len(timers.call_on_loop(timers.sweep))
             except Exception:  # sweep() does not raise; never let the loop die anyway
                 timers.logger.exception("run_ticker: sweep failed")
                 timers._reset_connection()
