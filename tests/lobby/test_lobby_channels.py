@@ -17,6 +17,17 @@ from lobby.models import Seat, Table
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer():
+    """pytest-asyncio gives every test its own loop; a cached channels-redis layer keeps locks bound to
+    the previous test's loop, so each test gets a fresh layer instance."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
 def _cookie_for(player) -> str:
     client = Client()
     client.force_login(player)
