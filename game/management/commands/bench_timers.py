@@ -119,7 +119,7 @@ class Command(BaseCommand):
             a = Player.objects.create_user(f"bench{tag}a{i}")
             b = Player.objects.create_user(f"bench{tag}b{i}")
             self.player_ids += [a.pk, b.pk]
-            table = lobby.create_table(a, seats_count=2, turn_seconds=30, name=f"bench {tag} {i}")
+            table = lobby.create_table(a, seats_count=2, turn_seconds=90, name=f"bench {tag} {i}")  # no natural timeouts mid-round
             lobby.sit(table.pk, b, 2)
             lobby.set_ready(table.pk, a, True)
             lobby.set_ready(table.pk, b, True)
