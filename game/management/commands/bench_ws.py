@@ -273,6 +273,7 @@ class Bench:
         self.actions = 0
         self.games = 0
         self.end = 0.0
+        self.start = self.connect_time = 0.0
         self.rng = random.Random(opts["seed"])
 
     async def open(self, spec: dict, cookie: str):
@@ -292,10 +293,14 @@ class Bench:
         spec = run.spec
         seat = spec["seats"][i]
         try:
-            ws = await self.open(spec, spec["cookies"][i])
+            async with self.handshakes:  # ramp up: people do not all arrive in the same second
+                ws = await self.open(spec, spec["cookies"][i])
         except Exception as exc:
             self.errors[f"connect:{exc}"[:80]] += 1
+            self._arrived()
             return
+        self._arrived()
+        await self.all_connected.wait()
         rng = random.Random(self.rng.random())
         sent: dict[str, float] = {}
         pings: dict[int, float] = {}
@@ -366,13 +371,23 @@ class Bench:
             with contextlib.suppress(Exception):
                 await ws.close()
 
+    def _arrived(self) -> None:
+        self.arrived += 1
+        if self.arrived >= self.expected and not self.all_connected.is_set():
+            self.start = time.perf_counter()
+            self.end = self.start + self.opts["duration"]
+            self.connect_time = self.start - self.t_connect
+            self.all_connected.set()
+
     async def run(self, specs: list[dict]) -> float:
         runs = [TableRun(self, s) for s in specs]
-        self.end = time.perf_counter() + self.opts["duration"] + 3600  # set properly once connected
-        start = time.perf_counter()
-        self.end = start + self.opts["duration"]
+        self.handshakes = asyncio.Semaphore(self.opts["connect_concurrency"])
+        self.all_connected = asyncio.Event()
+        self.arrived, self.expected = 0, sum(r.n for r in runs)
+        self.t_connect = time.perf_counter()
+        self.end = self.t_connect + 3600  # set once every socket is connected
         await asyncio.gather(*(self.socket(r, i) for r in runs for i in range(r.n)))
-        return time.perf_counter() - start
+        return time.perf_counter() - self.start
 
 
 class Command(BaseCommand):
@@ -389,6 +404,8 @@ class Command(BaseCommand):
         parser.add_argument("--rules", default="{}", help='engine rules as JSON, e.g. \'{"variant":"perevodnoy"}\'')
         parser.add_argument("--origin", default=None, help="Origin header (default: http://<url host>)")
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--connect-concurrency", type=int, default=10,
+                            help="WebSocket handshakes in flight at once while connecting")
 
     def handle(self, *args, **o) -> None:
         if not 2 <= o["humans"] <= 6:
@@ -416,7 +433,8 @@ class Command(BaseCommand):
                     f"mean={statistics.fmean(values) * ms:7.1f} ms")
 
         sockets = sum(len(s["cookies"]) for s in specs)
-        self.stdout.write(f"tables={len(specs)} sockets={sockets} duration={elapsed:.1f} s think={o['think']} s")
+        self.stdout.write(f"tables={len(specs)} sockets={sockets} connected in {bench.connect_time:.1f} s, "
+                          f"measured {elapsed:.1f} s, think={o['think']} s")
         self.stdout.write(line("action→ack", bench.ack))
         self.stdout.write(line("action→all-seats-updated", bench.all_updated))
         self.stdout.write(line("ping→pong (echo baseline)", bench.pong))
