@@ -27,7 +27,8 @@ def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
     clean = {key: value for key, value in os.environ.items()
              if key not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL",
                             "REDIS_URL", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS", "TRUSTED_PROXY_HOPS",
-                            "LOG_LEVEL", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE"}}
+                            "LOG_LEVEL", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
+                            "DJANGO_ALLOW_ASYNC_UNSAFE"}}  # some tests set it for Playwright
     clean.update(env, DJANGO_SETTINGS_MODULE="durak_site.settings", PYTHONPATH=str(ROOT))
     command = list(args) or ["-c", SHOW]
     return subprocess.run([sys.executable, *command], cwd=ROOT, env=clean, capture_output=True, text=True,
