@@ -145,12 +145,16 @@ class Command(BaseCommand):
         from game.models import Game
 
         targets = {}
+        t0 = time.monotonic()
         for game_id in games:
             ahead = ms + (random.uniform(0, spread_ms) if spread_ms else 0)
             Game.objects.filter(pk=game_id).update(deadline=Now() + timedelta(milliseconds=ahead))
             version, deadline = Game.objects.filter(pk=game_id).values_list("version", "deadline").get()
             timers.schedule("turn", game_id, version, deadline)
             targets[game_id] = (version, deadline)
+        took = time.monotonic() - t0
+        self.stdout.write(f"  {len(targets)} deadlines set and scheduled over {took:.1f} s "
+                          f"(≈ {len(targets) / max(took + spread_ms / 1000, 0.001):.0f} firings/s demanded)")
         return targets
 
     def collect(self, targets: dict[int, tuple[int, object]], wait_until: float) -> tuple[list[float], list[int]]:
