@@ -355,15 +355,10 @@ class Bench:
                     if seat not in view["turn"]:
                         continue
                     acted.add(key)
-                    if self.opts["think"]:
-                        await asyncio.sleep(rng.uniform(0, 2 * self.opts["think"]))
-                    if time.perf_counter() >= self.end:
-                        break
                     counter += 1
-                    msg_id = f"{i}-{counter}"
-                    sent[msg_id] = time.perf_counter()
-                    await ws.send(json.dumps({"id": msg_id, "version": frame["version"],
-                                              "action": rng.choice(view["legal"])}))
+                    # think in a side task: this loop keeps reading (and timestamping) frames meanwhile
+                    asyncio.create_task(self._act(ws, sent, f"{i}-{counter}", frame["version"],
+                                                  rng.choice(view["legal"]), rng.uniform(0, 2 * self.opts["think"])))
         except ConnectionError as exc:
             self.errors[f"socket:{exc}"[:80]] += 1
         finally:
@@ -378,6 +373,17 @@ class Bench:
             self.end = self.start + self.opts["duration"]
             self.connect_time = self.start - self.t_connect
             self.all_connected.set()
+
+    async def _act(self, ws, sent: dict, msg_id: str, version: int, action: dict, think: float) -> None:
+        if think:
+            await asyncio.sleep(think)
+        if time.perf_counter() >= self.end:
+            return
+        sent[msg_id] = time.perf_counter()
+        try:
+            await ws.send(json.dumps({"id": msg_id, "version": version, "action": action}))
+        except Exception as exc:
+            self.errors[f"send:{type(exc).__name__}"] += 1
 
     async def run(self, specs: list[dict]) -> float:
         runs = [TableRun(self, s) for s in specs]
