@@ -70,7 +70,7 @@ def test_sign_up_on_a_phone_shows_the_key_once_copies_it_and_switches_to_english
 
         # switching the language reloads the page, so the switch waits until the key is saved
         assert page.locator(".lang-switch").count() == 0
-        page.get_by_role("link", name="Я сохранил ключ, дальше").click()
+        page.get_by_role("link", name="Ключ сохранён, дальше").click()
         page.wait_for_url(re.compile(r"/$"))
         page.get_by_role("button", name="EN").click()
         page.wait_for_function("document.documentElement.lang === 'en'")
