@@ -677,8 +677,12 @@ def set_connected(game_id: int, player, connected: bool) -> None:
 
 
 def heartbeat(game_id: int, player) -> None:
-    """A ping from a seated player's socket: he is here (a missed disconnect event is repaired)."""
-    set_connected(game_id, player, True)
+    """A ping from a seated player's socket: he is here (a missed disconnect event is repaired).
+    The common case (already marked connected) is one UPDATE without the game row lock."""
+    fresh = GameSeat.objects.filter(game_id=game_id, player=player, connected=True, takeover_level="").update(
+        last_heartbeat=timezone.now())
+    if not fresh:
+        set_connected(game_id, player, True)
 
 
 def fire_disconnect_deadline(game_id: int, seat_number: int, *args: Any, **kwargs: Any) -> Game | None:

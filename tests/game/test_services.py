@@ -381,3 +381,14 @@ def test_a_finished_game_is_recorded_by_ratings_exactly_once():
 
     ratings_services.record_game_result(game)
     assert ratings_models.GameRecord.objects.filter(game_id=game.pk).count() == 1
+
+
+def test_a_heartbeat_refreshes_presence_and_repairs_a_missed_connect():
+    a, b, table, game = _two_humans()
+    services.heartbeat(game.pk, a)  # not marked connected yet: the full path marks him
+    gs = GameSeat.objects.get(game=game, player=a)
+    assert gs.connected and gs.last_heartbeat is not None
+    first = gs.last_heartbeat
+    services.heartbeat(game.pk, a)
+    assert GameSeat.objects.get(pk=gs.pk).last_heartbeat >= first
+    assert Game.objects.get(pk=game.pk).version == 0

@@ -311,7 +311,7 @@ class Bench:
         async def pinger() -> None:
             k = 0
             while time.perf_counter() < self.end:
-                await asyncio.sleep(1.0 + rng.random())
+                await asyncio.sleep(self.opts["ping_every"] * (0.5 + rng.random()))
                 k += 1
                 pings[k] = time.perf_counter()
                 await ws.send(json.dumps({"type": "ping"}))
@@ -410,6 +410,8 @@ class Command(BaseCommand):
         parser.add_argument("--rules", default="{}", help='engine rules as JSON, e.g. \'{"variant":"perevodnoy"}\'')
         parser.add_argument("--origin", default=None, help="Origin header (default: http://<url host>)")
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--ping-every", type=float, default=10.0,
+                            help="mean seconds between heartbeats per socket (the browser client: 10)")
         parser.add_argument("--connect-concurrency", type=int, default=10,
                             help="WebSocket handshakes in flight at once while connecting")
 
