@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Prefetch, Q
@@ -166,8 +169,11 @@ def index(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-@login_required
 def quick_play(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        # After sign-up, come back to the lobby (a GET page), not to this POST-only URL.
+        login_url = reverse(settings.LOGIN_URL)
+        return redirect(f"{login_url}?{urlencode({'next': reverse('lobby:index')})}")
     try:
         table = services.quick_play(request.user)
     except ServiceError as exc:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from lobby import services
@@ -167,3 +170,11 @@ def test_moderator_closes_a_table_with_a_reason_from_the_admin(client, table, ma
                       "reason": "Spam table"})
     t = Table.objects.get(pk=table.pk)
     assert t.status == Table.Status.CLOSED and t.closed_reason == "Spam table"
+
+
+@pytest.mark.django_db
+def test_quick_play_sends_a_visitor_to_sign_up_and_back_to_the_lobby(client):
+    response = client.post(reverse("lobby:quick_play"))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse(settings.LOGIN_URL))
+    assert f"next={quote(reverse('lobby:index'), safe='')}" in response["Location"]
