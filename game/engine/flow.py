@@ -23,12 +23,7 @@ def round_cap(s: GameState) -> int:
     """The attack-card cap of this round before the defender's hand: first_round_limit in round 1,
     round_limit after (None = «больше шести», 002)."""
     r = s.rules
-    if s.round == 1:
-        cap = r.first_round_limit
-        if r.round_limit is not None:
-            cap = min(cap, r.round_limit)
-        return cap
-    return r.round_limit if r.round_limit is not None else 99
+    return r._cap1 if s.round == 1 else r._capn  # precomputed in Rules.__post_init__
 
 
 def can_add(s: GameState) -> bool:
@@ -130,7 +125,12 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
     """Move the table (bito: discard; take: defender; caught: the cheater), refill (000 §9), mark
     players out (000 §10), decide the game or set up the next round."""
     d = s.defender
-    cards = table_mask(s)
+    cards = 0
+    for c in s.atk:
+        cards |= BIT[c]
+    for c in s.dfn:
+        if c >= 0:
+            cards |= BIT[c]
     s.hands = s.hands[:]  # take / refill change hands: never mutate the caller's list
     if how == "bito":
         s.discard |= cards
@@ -154,9 +154,10 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
     stock = s.stock
     refill = s.rules.refill
     went_out = False
+    order = _refill_order(s)
     if refill and stock:
         hands = s.hands
-        for i in refill_order(s):
+        for i in order:
             need = 6 - hands[i].bit_count()
             if need > 0 and stock:
                 h = hands[i]
@@ -167,7 +168,7 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
         s.stock = stock
     if not refill or not stock:
         hands = s.hands
-        newly = [i for i in refill_order(s) if not hands[i]]
+        newly = [i for i in order if not hands[i]]
         if newly:
             went_out = True
             s.out = s.out + newly
@@ -191,6 +192,18 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
 
 
 _ROT = {n: tuple(tuple((a + k) % n for k in range(n)) for a in range(n)) for n in range(2, 7)}
+
+
+_REFILL: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
+
+
+def _refill_order(s: GameState) -> tuple[int, ...]:
+    """refill_order as a tuple, memoised on (players, leader, defender, out seats)."""
+    key = (s.n, s.leader, s.defender, s.out_mask)
+    order = _REFILL.get(key)
+    if order is None:
+        order = _REFILL[key] = tuple(refill_order(s))
+    return order
 
 
 def refill_order(s: GameState) -> list[int]:
@@ -271,7 +284,7 @@ def resign_result(s: GameState, i: int, reason: str) -> None:
 def _next_round(s: GameState, after: str, d: int) -> None:
     """Who leads next (000 §9, 003, 004) and the new round's limit (001)."""
     if after == "bito":
-        if is_active(s, d):
+        if not s.out_mask >> d & 1:
             lead = d
         elif s.pairs and is_active(s, partner(s, d)):
             lead = partner(s, d)  # 003: the lone partner plays for both

@@ -71,6 +71,12 @@ class Rules:
             _check(f.name, getattr(self, f.name))
         # cached for to_dict (views call it on every frame); not a dataclass field
         object.__setattr__(self, "_as_dict", asdict(self))
+        # per-round attack-card caps (flow.round_cap): round 1, later rounds
+        cap1 = self.first_round_limit
+        if self.round_limit is not None:
+            cap1 = min(cap1, self.round_limit)
+        object.__setattr__(self, "_cap1", cap1)
+        object.__setattr__(self, "_capn", self.round_limit if self.round_limit is not None else 99)
 
     @classmethod
     def from_dict(cls, d: Any) -> Rules:

@@ -21,9 +21,42 @@ def same_team(s: GameState, i: int, j: int) -> bool:
     return i == j or (s.pairs and (i - j) % 2 == 0)
 
 
+def _next_active(n: int, out: int, i: int) -> int:
+    for k in range(1, n):
+        j = (i + k) % n
+        if not (out >> j & 1):
+            return j
+    return -1
+
+
+def _next_opponent(n: int, pairs: bool, out: int, i: int) -> int:
+    for k in range(1, n):
+        j = (i + k) % n
+        if out >> j & 1:
+            continue
+        if pairs and k % 2 == 0:
+            continue
+        return j
+    return -1
+
+
+# precomputed seat geometry: [n][out_mask][i] (and [pairs] for opponents)
+_NEXT_ACTIVE = {
+    n: tuple(tuple(_next_active(n, o, i) for i in range(n)) for o in range(1 << n))
+    for n in range(2, 7)
+}
+_NEXT_OPPONENT = {
+    (n, p): tuple(tuple(_next_opponent(n, p, o, i) for i in range(n)) for o in range(1 << n))
+    for n in range(2, 7)
+    for p in (False, True)
+}
+
+
 def next_active(s: GameState, i: int) -> int:
     """Next active seat clockwise after i (not i itself), or -1."""
     n = s.n
+    if 0 <= i < n:
+        return _NEXT_ACTIVE[n][s.out_mask][i]
     for k in range(1, n):
         j = (i + k) % n
         if not (s.out_mask >> j & 1):
@@ -35,6 +68,8 @@ def next_opponent(s: GameState, i: int) -> int:
     """Next active opponent clockwise after i: pairs skip the partner, finished players are
     skipped (000 §3, §5); -1 if none."""
     n = s.n
+    if 0 <= i < n:
+        return _NEXT_OPPONENT[n, s.pairs][s.out_mask][i]
     pairs = s.pairs
     for k in range(1, n):
         j = (i + k) % n
