@@ -152,9 +152,12 @@ def settle(*pages, timeout: float = 10.0) -> None:
     raise AssertionError("the pages disagree on the version")
 
 
-def play_until_over(page, shots: Path | None = None, prefix: str = "", max_moves: int = 400) -> int:
+def play_until_over(page, shots: Path | None = None, prefix: str = "", max_moves: int = 150) -> int:
     moves = 0
     shot_taken = set()
+    idle_since = None
+    failures: list[str] = []
+    stuck: list[str] = []
     deadline = time.monotonic() + 420
     while time.monotonic() < deadline:
         if page.get_attribute("#game", "data-state") == "over":
@@ -162,8 +165,13 @@ def play_until_over(page, shots: Path | None = None, prefix: str = "", max_moves
         v = view(page)
         action = choose(v) if v["seat"] is not None else None
         if action is None:
+            idle_since = idle_since or time.monotonic()
+            if time.monotonic() - idle_since > 20:
+                raise AssertionError(f"nothing happens: version {version(page)}, turn {v['turn']}, "
+                                     f"legal {v['legal']}, phase {v['phase']}, table {v['table']}")
             wait_change(page, version(page), timeout=3)
             continue
+        idle_since = None
         if shots is not None:
             key = ("lead" if not v["table"] else "defend" if action["type"] == "defend" else
                    "throw" if action["type"] in ("attack", "pass") else action["type"])
@@ -176,13 +184,18 @@ def play_until_over(page, shots: Path | None = None, prefix: str = "", max_moves
         before = version(page)
         try:
             click_move(page, action)
-        except Exception:
+        except Exception as exc:
             # the table moved under the cursor (a bot acted first): look again
+            failures.append(f"{action}: {str(exc)[:300]}")
+            assert len(failures) < 25, failures[-3:]
             page.keyboard.press("Escape")
             continue
         moves += 1
-        assert moves <= max_moves, "the game does not end"
         wait_change(page, before)
+        if version(page) == before:
+            stuck.append(f"{action} at v{before}: toast={page.inner_text('#g-toast')!r} "
+                         f"inflight={page.evaluate('window.__table.pending')}")
+        assert moves <= max_moves, ("the game does not end", stuck[-5:])
     raise AssertionError("the game did not end in time")
 
 
@@ -280,4 +293,46 @@ def test_a_spectator_sees_the_table_but_no_hand_and_no_controls(transactional_db
     assert page.locator("#g-hand .card").count() == 0
     assert page.locator("#g-controls button").count() == 0
     assert page.locator("#g-seats .pod").count() == 2
+    close(context)
+
+
+def config_game_id(page):
+    try:
+        return page.evaluate("JSON.parse(document.getElementById('table-config').textContent).game_id")
+    except Exception:  # navigating
+        return None
+
+
+def test_connection_loss_is_shown_and_the_view_comes_back_and_rematch_ready_reaches_the_lobby(
+        transactional_db, asgi_live_server, browser, screenshot_dir):
+    person = make_player("Реванш")
+    table, game = start_table([person], bots=("lowest",), rules={"deck_size": 24})
+    context, page = open_table(browser, asgi_live_server, person, table)
+    before = view(page)
+    page.evaluate("window.__table.dropSocket()")
+    # «Связь потеряна…» then «Связь восстановлена» (the banner keeps its last text when it hides)
+    page.wait_for_function("document.getElementById('g-banner').textContent === 'Связь восстановлена'",
+                           timeout=20000)
+    assert not page.locator("#game.offline").count()
+    assert view(page)["hand"] == before["hand"] or version(page) > before.get("moves", 0)
+
+    play_until_over(page)
+    page.wait_for_selector("#g-rematch:not([hidden])", timeout=10000)
+    page.click("#g-rematch")
+    page.wait_for_selector("#g-rematch-info:has-text('ждём остальных')", timeout=10000)
+    # «Готов» reached the lobby (its ready endpoint): the seat is ready, or the table already
+    # moved on to the countdown / a new game
+    from lobby.models import Seat, Table
+
+    end = time.monotonic() + 15
+    while time.monotonic() < end:
+        t = Table.objects.get(pk=table.pk)
+        if Seat.objects.filter(table=t, player=person, ready=True).exists() or \
+                t.status in (Table.Status.COUNTDOWN, Table.Status.PLAYING):
+            break
+        time.sleep(0.2)
+    else:
+        raise AssertionError("the rematch «Готов» did not reach the lobby")
+    page.screenshot(path=str(screenshot_dir / "table_ui_live_rematch_ready.png"))
+    assert not page.errors, page.errors
     close(context)

@@ -317,13 +317,24 @@ function onFrame(msg, arrived = Date.now()) {
     case "lobby":
       // no game to show (it ended and the table went back to waiting): the table page shows the room
       if (!S.view) { setTimeout(() => location.assign(CFG.table_url), 300); break; }
-      // waiting-room news: only matters once this game is over and the table moved on
-      if (S.view && S.view.phase === "over" && !S.rematchSent && S.rematchDeadline && clock.now() > S.rematchDeadline + 1500) {
-        location.assign(CFG.table_url);
-      }
+      // waiting-room news: once this game is over, the table may have moved on (rematch countdown,
+      // or back to the waiting room): the lobby's room fragment answers 204 while the game page stays
+      if (S.view && S.view.phase === "over") checkTableMovedOn();
       break;
     default: break;
   }
+}
+
+let movedOnCheck = null;
+function checkTableMovedOn() {
+  if (!CFG.room_url || movedOnCheck) return;
+  movedOnCheck = setTimeout(async () => {
+    movedOnCheck = null;
+    try {
+      const r = await fetch(CFG.room_url, { credentials: "same-origin", headers: { "HX-Request": "true" } });
+      if (r.status === 200) location.assign(CFG.table_url);
+    } catch (e) { /* next lobby event tries again */ }
+  }, 250);
 }
 
 function onState(f, arrived) {
@@ -910,6 +921,7 @@ function updateRematchInfo() {
   else {
     info.textContent = T.rematch_closed;
     $("g-rematch").hidden = true;
+    if (left < -2 && !S.closedChecked) { S.closedChecked = true; checkTableMovedOn(); }
   }
 }
 
@@ -1152,6 +1164,7 @@ window.__table = {
   get selected() { return S.selected; },
   get pending() { return S.pending; },
   receive(frame) { if (CFG.harness) onFrame(frame, Date.now()); },
+  dropSocket() { if (conn && conn.ws) conn.ws.close(4000); }, // as if the network blinked
 };
 
 if (CFG.harness) {
