@@ -27,13 +27,10 @@ from game.engine.checks import (
 from game.engine.errors import IllegalAction
 from game.engine.flow import (
     MAX_MOVES,
-    has_right,
     resign_result,
     round_cap,
     set_result,
     settle,
-    starter_open,
-    throw_cards,
 )
 from game.engine.seats import is_active, thrower_mask
 from game.engine.state import GameState
@@ -150,15 +147,21 @@ def _attack(s: GameState, i: int, a: dict) -> None:
             raise IllegalAction("not_your_turn", "the defender cannot throw in")
         if not s.elig >> i & 1:
             raise IllegalAction("not_your_turn", "you may not throw in to your partner")
+        hands = s.hands
+        room = len(atk) < s.limit and s.dfn.count(-1) < hands[s.defender].bit_count()
         if rules.throw_in == "starter_first":
             if s.passed >> i & 1:
                 raise IllegalAction("already_passed", "you already passed this round")
-            if i != s.starter and starter_open(s):
-                raise IllegalAction(
-                    "not_your_turn", f"seat {s.starter + 1} throws in first (000 §7)"
-                )
+            st = s.starter
+            if (
+                i != st
+                and room
+                and (s.elig & ~s.passed) >> st & 1
+                and (hands[st] if rules.cheater else hands[st] & s.rmask)
+            ):  # starter_open(s), inlined
+                raise IllegalAction("not_your_turn", f"seat {st + 1} throws in first (000 §7)")
         c = _card(s, i, a)
-        if len(atk) >= s.limit or s.dfn.count(-1) >= s.hands[s.defender].bit_count():
+        if not room:
             raise IllegalAction("limit_reached", "no more cards may be thrown in this round")
         honest = bool(s.rmask & RANK_OF[c])
         if not honest:
@@ -268,13 +271,26 @@ def _pass(s: GameState, i: int, a: dict) -> None:
         raise IllegalAction("not_your_turn", "lead a card: the table is empty")
     if i == s.defender:
         raise IllegalAction("not_your_turn", "the defender cannot pass; defend or take")
-    if not s.elig >> i & 1:
+    elig = s.elig
+    if not elig >> i & 1:
         raise IllegalAction("not_your_turn", "you do not throw in this round")
-    if s.passed >> i & 1:
+    passed = s.passed
+    if passed >> i & 1:
         raise IllegalAction("already_passed", "you already passed")
-    if not has_right(s, i):
-        raise IllegalAction("not_your_turn", f"seat {s.starter + 1} throws in first (000 §7)")
-    if not throw_cards(s, i):
+    # has_right() and throw_cards(), inlined
+    hands = s.hands
+    room = len(s.atk) < s.limit and s.dfn.count(-1) < hands[s.defender].bit_count()
+    rm = -1 if s.rules.cheater else s.rmask
+    st = s.starter
+    if (
+        s.rules.throw_in != "anyone"
+        and i != st
+        and room
+        and (elig & ~passed) >> st & 1
+        and hands[st] & rm
+    ):
+        raise IllegalAction("not_your_turn", f"seat {st + 1} throws in first (000 §7)")
+    if not room or not hands[i] & rm:
         raise IllegalAction("not_your_turn", "you have nothing to throw in")
     s.passed |= 1 << i
     s.last = (i + 1, "pass", None, None)
@@ -359,18 +375,25 @@ def legal_actions(state: GameState, seat: Any) -> list[dict]:
             res.append({"type": "take"})
     elif (
         s.elig >> i & 1
-        and (
-            s.rules.throw_in == "anyone"
-            or not s.passed >> i & 1 and (i == s.starter or not starter_open(s))
-        )
         and len(s.atk) < s.limit
         and s.dfn.count(-1) < s.hands[s.defender].bit_count()
-    ):  # has_right() and can_add(), inlined
-        m = s.hands[i] if s.rules.cheater else s.hands[i] & s.rmask
-        if m:
-            res = [{"type": "attack", "card": x} for x in card_strs(m)]
-            if not s.passed >> i & 1:
-                res.append({"type": "pass"})
+    ):  # can_add() and has_right(), inlined (starter_open() = the starter has a throw)
+        hands = s.hands
+        rm = -1 if s.rules.cheater else s.rmask
+        passed = s.passed
+        st = s.starter
+        if s.rules.throw_in == "anyone" or not passed >> i & 1 and (
+            i == st or not ((s.elig & ~passed) >> st & 1 and hands[st] & rm)
+        ):
+            m = hands[i] & rm
+            if m:
+                res = [
+                    {"type": "attack", "card": x}
+                    for x in _C0[m & 8191] + _C1[(m >> 13) & 8191] + _C2[(m >> 26) & 8191]
+                    + _C3[m >> 39]
+                ]
+                if not passed >> i & 1:
+                    res.append({"type": "pass"})
     if s.rules.cheater:
         _add_catches(s, i, res)
     return res
