@@ -14,8 +14,14 @@ from game.engine.events import last_event
 from game.engine.seats import partner
 from game.engine.state import GameState
 
+_SEAT_LISTS = tuple(tuple(j + 1 for j in range(6) if m >> j & 1) for m in range(64))
+_KEYS = tuple(str(j + 1) for j in range(6))
+_bit_count = int.bit_count
+
 
 def _seats(mask: int) -> list[int]:
+    if 0 <= mask < 64:
+        return list(_SEAT_LISTS[mask])
     return [j + 1 for j in range(mask.bit_length()) if mask >> j & 1]
 
 
@@ -59,7 +65,7 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
         "stock": len(s.stock),
         "discard": s.discard.bit_count(),
         "gone": to_strs(s.gone),
-        "hand_counts": {str(j + 1): h.bit_count() for j, h in enumerate(s.hands)},
+        "hand_counts": dict(zip(_KEYS, map(_bit_count, s.hands), strict=False)),
         "leader": s.leader + 1 if playing else None,
         "attacker": s.starter + 1 if playing else None,
         "defender": s.defender + 1 if playing else None,
@@ -79,7 +85,7 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
             "check": s.phase == "check",
             "pending": s.pending,
             "banned": _seats(s.banned),
-            "can_catch": bool(i >= 0 and catch_targets(s, i)),
+            "can_catch": bool(i >= 0 and s.rules.cheater and catch_targets(s, i)),
         },
         "moves": s.moves,
     }
