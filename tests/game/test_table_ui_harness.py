@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import mimetypes
-import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -18,9 +17,6 @@ import pytest
 from django.contrib.staticfiles import finders
 
 from game.views import load_samples
-
-# Playwright's sync API keeps an event loop in this thread; Django must not refuse sync calls.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 SAMPLES = load_samples()
 ORIGIN = "http://harness.test"

@@ -3,18 +3,13 @@ services, bots and the database. A person plays by clicking in headless Chromium
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
-# The daphne live server is a forked process: it reads these when bots move (game/bots.py).
-os.environ.setdefault("BOT_DELAY_RANGE", "0.05,0.15")
-os.environ.setdefault("BOT_SCHEDULER", "loop")
-# Playwright's sync API keeps an event loop in this thread; Django must not refuse sync calls.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+# The live server's bot pace and Playwright's async-unsafe allowance come from tests/conftest.py.
 
 pytestmark = [pytest.mark.timeout(600)]
 
