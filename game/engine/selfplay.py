@@ -87,22 +87,6 @@ def cards_in_json(text: str) -> set[str]:
     return set(_CARD_TOKEN.findall(text))
 
 
-# Engine bugs reported in .notes/engine-bugs.md whose checks are skipped so the run can find others.
-KNOWN_BUG_NAMES = ("table_lost_at_end",)
-KNOWN_BUGS: set[str] = set()
-
-
-def known_bugs_present() -> set[str]:
-    """Which known engine bugs still reproduce (so a skip lifts itself once the engine is fixed)."""
-    present = set()
-    s = new_game(Rules(), 2, seed=1)
-    lead = whose_turn(s)[0]
-    s = resign(apply_action(s, lead, legal_actions(s, lead)[0]), lead)
-    if sum(len(v) for v in card_places(s).values()) != 36:
-        present.add("table_lost_at_end")
-    return present
-
-
 class InvariantError(AssertionError):
     """An engine invariant does not hold (message says which and where)."""
 
@@ -151,8 +135,6 @@ class Checker:
 
     def _check_cards(self, s: GameState, spec: dict[str, Any]) -> None:
         places = card_places(s)
-        if spec["phase"] == "over" and "table_lost_at_end" in KNOWN_BUGS:
-            return
         seen: Counter[str] = Counter()
         for cards in places.values():
             seen.update(cards)
@@ -507,10 +489,8 @@ def run_one(seed: int, checks: bool = True, roundtrip_every: int = 5) -> dict[st
     }
 
 
-def _run_star(a: tuple[int, bool, int, list[str]]) -> dict[str, Any]:
-    seed, checks, every, known = a
-    KNOWN_BUGS.update(known)
-    return run_one(seed, checks, every)
+def _run_star(a: tuple[int, bool, int]) -> dict[str, Any]:
+    return run_one(*a)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -525,17 +505,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--roundtrip-every", type=int, default=5,
                    help="JSON round-trip check every k-th action (1 = all; default 5)")
     p.add_argument("--fast", action="store_true", help="no invariant checks, only crashes/ending")
-    p.add_argument("--skip-known", action="append", default=[], metavar="BUG",
-                   help=f"skip the check of a known engine bug ({', '.join(KNOWN_BUG_NAMES)})")
     p.add_argument("--minutes", type=float, default=None,
                    help="stop after this many minutes and report the games played so far")
     p.add_argument("--show", type=int, default=20, help="failing seeds to print (default 20)")
     args = p.parse_args(argv)
-    KNOWN_BUGS.update(args.skip_known)
 
     t0 = time.perf_counter()
     seeds = range(args.seed, args.seed + args.games)
-    work = [(sd, not args.fast, args.roundtrip_every, args.skip_known) for sd in seeds]
+    work = [(sd, not args.fast, args.roundtrip_every) for sd in seeds]
     budget = args.minutes * 60 if args.minutes else None
     results: list[dict[str, Any]] = []
     stopped = False
@@ -587,8 +564,6 @@ def main(argv: list[str] | None = None) -> int:
     print("settings covered: " + ", ".join(
         f"{n}={v!r}:{c}" for (n, v), c in sorted(coverage.items(), key=lambda x: (x[0][0], str(x[0][1])))
     ))
-    if KNOWN_BUGS:
-        print(f"skipped checks of known engine bugs: {sorted(KNOWN_BUGS)}")
     if failures:
         print(f"FAILURES: {len(failures)}")
         kinds = Counter(f["error"].split("[")[0][:70] for f in failures)

@@ -12,21 +12,14 @@ from hypothesis import strategies as st
 
 from game.engine import RULE_CHOICES, Rules
 from game.engine.selfplay import (
-    KNOWN_BUGS,
     Checker,
     InvariantError,
     card_places,
     cards_in_json,
     deck_of,
-    known_bugs_present,
     play_checked_game,
     round_cap,
 )
-
-# Known engine bugs (.notes/engine-bugs.md) that still reproduce are skipped in the random-play
-# checks, so these tests keep finding new bugs; each has its own failing test. Once the engine is
-# fixed the skip lifts by itself.
-KNOWN_BUGS.update(known_bugs_present())
 
 __all__ = [
     "PROFILE",
