@@ -259,8 +259,10 @@ def start_game(table_id: int) -> Game:
         rules = engine.Rules.from_dict(dict(table.rules or {}))
         seed = secrets.randbits(63)
         bot_numbers = [i for i, s in enumerate(lobby_seats, start=1) if s.bot_level]
+        first = _series_first_attacker(table, len(lobby_seats))
         try:
-            state = engine.new_game(rules, players=len(lobby_seats), seed=seed, bot_seats=bot_numbers)
+            state = engine.new_game(rules, players=len(lobby_seats), seed=seed, bot_seats=bot_numbers,
+                                    first_attacker=first)
         except (engine.InvalidRules, engine.IllegalAction) as exc:
             raise ServiceError("bad_rules", str(exc)) from exc
         data = state.to_json()
@@ -283,6 +285,15 @@ def start_game(table_id: int) -> Game:
         ])
         transaction.on_commit(lambda: _after_start(game, state))
     return game
+
+
+def _series_first_attacker(table, players: int) -> int | None:
+    """003: in a running series the winners' pair chooses who of them leads the next game; ratings
+    keeps that choice. None lets the engine's own first-move rule decide."""
+    from ratings import services as ratings_services
+
+    seat = ratings_services.next_first_attacker(table)
+    return seat if seat is not None and 1 <= seat <= players else None
 
 
 def _after_start(game: Game, state: engine.GameState) -> None:

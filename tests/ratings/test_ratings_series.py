@@ -169,3 +169,16 @@ def test_club_page_lists_both_tables(client):
     html = client.get(reverse("ratings:club"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Nobody has finished a full series yet." in html
     assert ps[0].nick in html and "10.00" in html
+
+
+def test_start_game_deals_the_next_series_game_with_the_leader_the_winners_chose(settings):
+    from game import services as game_services
+
+    settings.BOT_SCHEDULER = "off"
+    leaders = {}
+    for chosen in (3, 1):  # two tables, so a deal that happens to give the same leader can't pass it
+        table, ps = quartet(length=5)
+        play(table, ps, ODD_WIN, out=[1, 3])
+        services.choose_series_leader(table, ps[0], chosen)  # 003: the winners' pair decides who leads
+        leaders[chosen] = game_services.start_game(table.pk).initial_state["leader"]
+    assert leaders == {3: 3, 1: 1}
