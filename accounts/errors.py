@@ -1,18 +1,5 @@
-"""The error every accounts service raises for bad input: a stable code and a translated message."""
+"""Refusals of accounts services: the project's one ServiceError (durak_site/errors.py)."""
 
-from __future__ import annotations
+from durak_site.errors import ServiceError
 
-
-class ServiceError(Exception):
-    """Refused input. `code` is stable (tests, error frames); `message` is for people, already translated."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = str(message)
-
-    def __str__(self) -> str:
-        return self.message
-
-    def as_dict(self) -> dict:
-        return {"code": self.code, "message": self.message}
+__all__ = ["ServiceError"]

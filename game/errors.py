@@ -9,6 +9,8 @@ from __future__ import annotations
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from durak_site.errors import ServiceError as BaseServiceError
+
 MESSAGES = {
     # server-side refusals
     "bad_message": _("The message could not be understood."),
@@ -67,14 +69,8 @@ def message_for(code: str) -> str:
     return str(msg) if msg is not None else gettext("That move is not allowed.")
 
 
-class ServiceError(Exception):
-    """A refused request: stable ``code`` (snake_case) and a translatable ``message``."""
+class ServiceError(BaseServiceError):
+    """A refused game request; without an explicit message the sentence comes from the code."""
 
-    def __init__(self, code: str, message: str | None = None) -> None:
-        self.code = code
-        self._message = message
-        super().__init__(code if message is None else f"{code}: {message}")
-
-    @property
-    def message(self) -> str:
-        return self._message if self._message is not None else message_for(self.code)
+    def default_message(self) -> str:
+        return message_for(self.code)

@@ -137,7 +137,9 @@ def _warn_once(key: str, msg: str, *args) -> None:
 
 def _is_refusal(exc: Exception) -> bool:
     """A ServiceError from any app: the service refused a stale/finished target (expected, quiet)."""
-    return type(exc).__name__ == "ServiceError"
+    from durak_site.errors import ServiceError
+
+    return isinstance(exc, ServiceError)
 
 
 def fire(kind: str, obj_id: int, version: int | None = None, *, wait: bool = False,

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from .errors import ServiceError
 from .models import Game
 
 SAMPLES_FILE = Path(__file__).resolve().parent / "templates" / "game" / "dev" / "samples.json"
@@ -284,8 +285,8 @@ def leave(request: HttpRequest, game_id: int) -> HttpResponse:
     error = None
     try:
         services.leave_game(game.pk, request.user)
-    except Exception as exc:  # ServiceError: e.g. the game is already over — leaving is then free
-        error = getattr(exc, "code", None) or str(exc)
+    except ServiceError as exc:  # e.g. the game is already over — leaving is then free
+        error = exc.code
     url = _lobby_url("lobby:list") or _lobby_url("lobby:index") or reverse("home")
     if request.headers.get("HX-Request") or request.headers.get("Accept", "").startswith("application/json"):
         from django.http import JsonResponse

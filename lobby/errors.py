@@ -1,18 +1,5 @@
-"""Refusals of lobby services: a stable code for programs and a translated message for people."""
+"""Refusals of lobby services: the project's one ServiceError (durak_site/errors.py)."""
 
-from __future__ import annotations
+from durak_site.errors import ServiceError
 
-
-class ServiceError(Exception):
-    """A refused lobby action. Nothing was changed when this is raised."""
-
-    def __init__(self, code: str, message) -> None:
-        super().__init__(str(message))
-        self.code = code
-        self.message = message
-
-    def __str__(self) -> str:
-        return str(self.message)
-
-    def as_dict(self) -> dict:
-        return {"code": self.code, "message": str(self.message)}
+__all__ = ["ServiceError"]

@@ -112,13 +112,7 @@ def _ensure_can_play(player) -> None:
         accounts_services = None
     check = getattr(accounts_services, "ensure_can_play", None)
     if check is not None:
-        try:
-            check(player)
-        except Exception as exc:  # the accounts app's own ServiceError: pass its code and message on
-            code = getattr(exc, "code", None)
-            if code is None:
-                raise
-            raise ServiceError(code, getattr(exc, "message", str(exc))) from exc
+        check(player)  # raises the shared ServiceError (banned) as it is
     if getattr(player, "banned_at", None) is not None:
         raise ServiceError("banned", _("Your account is banned: %(reason)s") % {
             "reason": player.ban_reason or _("no reason given")})
@@ -708,9 +702,7 @@ def fire_countdown(table_id, version=None):
             return None
         try:
             game = start_game(table.pk)
-        except Exception as exc:  # game.errors.ServiceError: back to the waiting room, say why
-            if getattr(exc, "code", None) is None:
-                raise
+        except ServiceError as exc:  # the game refused to start: back to the waiting room, say why
             log.warning("start_game(%s) refused: %s", table.pk, exc)
             table.status = Table.Status.WAITING
             table.countdown_deadline = None
