@@ -38,6 +38,14 @@ def _live_server_setup(set_database_connection, django_db_blocker) -> None:
     if not (str(db["NAME"]) == str(db.get("TEST", {}).get("NAME")) or str(db["NAME"]).startswith("test_")):
         set_database_connection()  # (on Postgres the forked settings already name the test DB: no test_test_…)
     django_db_blocker.unblock()  # the fork may have copied pytest-django's block; this process serves the DB
+    # asgiref's process-wide executor for thread-sensitive calls comes over the fork believing it
+    # still has the parent's worker thread, which does not exist here: calls queued on it (the
+    # ticker's) would wait forever once earlier tests in the parent had used it. Give it a fresh one.
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import SyncToAsync
+
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
 
     from game import timers
 
