@@ -76,6 +76,9 @@ async def _human(comm, frames: list, rng: random.Random, done: asyncio.Event) ->
             continue  # mostly let the round close
         acted.add(frame["version"])
         n += 1
+        # A person, not a script: under the consumer's flood limit (20 messages/s closes with 4429),
+        # which instant answers to fast bots' frames can reach on an idle machine.
+        await asyncio.sleep(0.06)
         await comm.send_json_to({"id": f"h{view['seat']}-{n}", "version": frame["version"],
                                  "action": rng.choice(view["legal"])})
 
