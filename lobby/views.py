@@ -10,7 +10,6 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import TemplateDoesNotExist, get_template
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -125,13 +124,8 @@ def _room_context(request: HttpRequest, table: Table, error: ServiceError | None
 
 
 def _game_page(request: HttpRequest, table: Table) -> HttpResponse:
-    try:
-        get_template("game/table.html")
-        from game.views import table_context
-    except (TemplateDoesNotExist, ImportError):
-        game = table.games.order_by("-started_at").first() if hasattr(table, "games") else None
-        return render(request, "lobby/game_placeholder.html", {
-            "table": table, "game": game, "seat": None, "ws_url": f"/ws/tables/{table.pk}/"})
+    from game.views import table_context
+
     return render(request, "game/table.html", table_context(request, table))
 
 

@@ -420,11 +420,7 @@ def test_fire_countdown_after_a_cancel_does_nothing(table, host):
 
 
 def test_fire_countdown_starts_the_game_and_marks_the_table_playing(table, host):
-    pytest.importorskip("game.services")
-    from game import services as game_services
 
-    if not hasattr(game_services, "start_game"):
-        pytest.skip("game.services.start_game is not written yet")
     services.add_bot(table.pk, host, 2, "heuristic")
     services.set_ready(table.pk, host, True)
     Table.objects.filter(pk=table.pk).update(countdown_deadline=timezone.now() - timedelta(seconds=1))
@@ -510,11 +506,8 @@ def test_quick_play_skips_private_tables(host, make_player):
 
 
 def test_closing_a_table_mid_game_aborts_the_game(table, host):
-    from game import services as game_services
     from game.models import Game
 
-    if not hasattr(game_services, "abort_game"):
-        pytest.skip("game.services.abort_game is not written yet")
     services.add_bot(table.pk, host, 2, "heuristic")
     services.set_ready(table.pk, host, True)
     Table.objects.filter(pk=table.pk).update(countdown_deadline=timezone.now() - timedelta(seconds=1))
