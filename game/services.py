@@ -22,6 +22,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models.functions import Now
 from django.utils import timezone
 
 from game import engine
@@ -699,12 +700,13 @@ def heartbeat(game_id: int, player) -> None:
 def fire_disconnect_deadline(game_id: int, seat_number: int, *args: Any, **kwargs: Any) -> Game | None:
     """His disconnect deadline passed (idempotent: nothing if he is back or it is not due).
     Policy "lose": he (his pair) loses. Policy "bot": first the notice (everyone sees
-    "disconnected"), then after 60 s more a bot takes his seat."""
-    now = timezone.now()
+    "disconnected"), then after 60 s more a bot takes his seat. "Due" is judged by the database's
+    clock (the one the timers' sweep uses), so a worker whose clock lags never refuses a due firing."""
     with transaction.atomic():
-        game = _locked_games().filter(pk=game_id).first()
+        game = _locked_games().filter(pk=game_id).annotate(db_now=Now()).first()
         if game is None or game.status != Game.Status.PLAYING:
             return None
+        now = game.db_now
         gs = GameSeat.objects.filter(game=game, number=seat_number).first()
         if (gs is None or gs.connected or gs.disconnect_deadline is None or gs.disconnect_deadline > now
                 or gs.left_at is not None):

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import logging
 import threading
+from datetime import timedelta
+from unittest import mock
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 from timers_kit import age_game, age_seat, age_table, awaited, legal, make_player, play, start_game
 
 from game import services, tasks, timers
@@ -56,6 +59,18 @@ def test_an_early_eta_task_does_not_fire_before_the_database_clock_says_so():
     assert tasks._early_by("turn", game.pk, version).total_seconds() > 25
     game.refresh_from_db()
     assert game.version == version
+
+
+def test_a_disconnect_due_by_the_database_clock_fires_even_when_the_worker_clock_lags():
+    a, b = make_player(), make_player()
+    _, game = start_game(a, b)
+    services.set_connected(game.pk, b, False)
+    age_seat(game.pk, 2, by=1)  # due a second ago by the database's clock
+    lagging = timezone.now() - timedelta(seconds=30)  # this process's clock is half a minute behind
+    with mock.patch("django.utils.timezone.now", return_value=lagging):
+        fired = services.fire_disconnect_deadline(game.pk, 2)
+    assert fired is not None
+    assert GameSeat.objects.get(game=game, number=2).left_at is not None  # policy "lose": he lost
 
 
 def test_two_sweepers_at_once_fire_each_row_once():
