@@ -396,9 +396,10 @@ def validate_action(action: Any) -> dict:
     if len(action) > MAX_ACTION_KEYS:
         raise ServiceError("bad_action")
     for key, value in action.items():
-        if key not in ("type", "card", "target"):
-            raise ServiceError("bad_action")
-        if not isinstance(value, str) or len(value) > 16:
+        if key == "show":  # «переводной 2»: a transfer by showing the trump (engine contract: a bool)
+            if type(value) is not bool:
+                raise ServiceError("bad_action")
+        elif key not in ("type", "card", "target") or not isinstance(value, str) or len(value) > 16:
             raise ServiceError("bad_action")
     return dict(action)
 

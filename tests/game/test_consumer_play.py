@@ -8,8 +8,9 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from game import services
+from game import engine, services
 from game.models import Game, GameEvent
+from tests.engine.scenario_kit import deck_for
 from tests.game.helpers import close_quietly, drain, make_player, make_table, open_socket, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -111,6 +112,7 @@ async def test_refused_moves_answer_an_error_frame_change_nothing_and_keep_the_s
     ('{"id": "a", "version": 0, "action": "take"}', "bad_action"),
     ('{"id": "a", "version": 0, "action": {"type": "take", "seat": 2}}', "bad_action"),
     ('{"id": "a", "version": 0, "action": {"type": "teleport"}}', "unknown_action"),
+    ('{"id": "a", "version": 0, "action": {"type": "transfer", "card": "7C", "show": "yes"}}', "bad_action"),
     ('{"id": "big", "version": 0, "action": {"type": "take", "pad": "' + "x" * 3000 + '"}}', "too_large"),
 ])
 async def test_bad_input_gets_a_clear_error_frame_and_nothing_changes(payload, code):
@@ -140,6 +142,63 @@ async def test_a_stale_version_is_refused_and_the_current_frame_resent():
     assert fresh["version"] == 0
     assert (await database_sync_to_async(_state)(game.pk))[0] == 0
     await _close(*(c for c, _ in comms))
+
+
+def _deal(table, rules: dict, hands: list[list[str]], trump: str) -> Game:
+    """Replace the dealt game with one from a known deck (the scenario needs particular hands)."""
+    game = services.start_game(table.pk)
+    state = engine.new_game(engine.Rules.from_dict(rules), len(hands), deck=deck_for(hands, trump)).to_json()
+    Game.objects.filter(pk=game.pk).update(state=state, initial_state=state, deadline_seats=[1])
+    return Game.objects.get(pk=game.pk)
+
+
+async def test_a_transfer_by_showing_the_trump_is_accepted_over_the_socket():  # 002 «переводной 2»
+    rules = {"variant": "perevodnoy", "transfer_by_showing_trump": True}
+    players = [await database_sync_to_async(make_player)() for _ in range(2)]
+    table = await database_sync_to_async(make_table)(humans=players, rules=rules)
+    game = await database_sync_to_async(_deal)(table, rules, [["6C", "7S", "7H", "8D", "9S", "QD"],
+                                                              ["7D", "7C", "10H", "JS", "KS", "9H"]], "AC")
+    (first, _), (second, _) = await _open_all(table, players)
+    await first.send_json_to({"id": "a1", "version": 0, "action": {"type": "attack", "card": "7S"}})
+    frame = await receive_until(second, lambda f: f["type"] == "state" and f["version"] == 1)
+    show = {"type": "transfer", "card": "7C", "show": True}
+    assert show in frame["view"]["legal"]
+    await second.send_json_to({"id": "t1", "version": 1, "action": show})
+    ack = await receive_until(second, lambda f: f["type"] in ("ack", "error"))
+    assert ack["type"] == "ack" and ack["version"] == 2, ack
+    after = await receive_until(second, lambda f: f["type"] == "state" and f["version"] == 2)
+    assert "7C" in after["view"]["hand"] and after["view"]["defender"] == 1 and after["view"]["shown"] == [2]
+    event = await database_sync_to_async(GameEvent.objects.get)(game_id=game.pk, seq=2)
+    assert event.action == show and event.seat == 2
+    await _close(first, second)
+
+
+def test_every_kind_of_action_the_engine_offers_passes_the_socket_validator():
+    """The socket validator must never refuse a move the frame lists as legal (a refused legal move
+    leaves the player stuck): random games under the settings that add action fields."""
+    import random
+
+    kinds: set[tuple[str, tuple[str, ...]]] = set()
+    for seed, extra in enumerate([{"variant": "perevodnoy", "transfer_by_showing_trump": True},
+                                  {"cheater": True, "trump_swap": "all"},
+                                  {"variant": "perevodnoy", "cheater": True, "transfer_by_showing_trump": True,
+                                   "trump_swap": "all", "pairs": True}] * 10):
+        rng = random.Random(seed)
+        state = engine.new_game(engine.Rules.from_dict(extra), 4, seed=seed)
+        for _ in range(400):
+            if state.result is not None:
+                break
+            moves = [(n, a) for n in range(1, 5) for a in engine.view_for(state, n)["legal"]]
+            if not moves:
+                state = engine.end_check(state)
+                continue
+            for _n, a in moves:
+                assert services.validate_action(a) == a
+                kinds.add((a["type"], tuple(sorted(a))))
+            seat, action = rng.choice(moves)
+            state = engine.apply_action(state, seat, action)
+    assert ("transfer", ("card", "show", "type")) in kinds
+    assert {k for k, _ in kinds} == services.ACTION_TYPES
 
 
 async def test_a_spectator_cannot_act():

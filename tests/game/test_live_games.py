@@ -62,9 +62,13 @@ async def _human(comm, frames: list, rng: random.Random, done: asyncio.Event) ->
     while not done.is_set():
         try:
             frame = await comm.receive_json_from(timeout=GAME_TIMEOUT)
-        except Exception:
+        except Exception as exc:  # noqa: BLE001 - kept for the failure report
+            frames.append({"type": "_gone", "error": repr(exc)})
             return
         frames.append(frame)
+        if frame.get("type") == "error":
+            # a move listed as legal at the current version may only lose a race to another seat
+            assert frame["code"] == "stale_version", f"a legal move was refused: {frame}"
         if frame.get("type") != "state":
             continue
         if frame["status"] != "playing":
@@ -171,11 +175,18 @@ async def _play(rules: dict, humans: int, bots: list[str], seed: int, spectators
     clock = asyncio.create_task(_clock(game.pk, done))
     try:
         await asyncio.wait_for(asyncio.gather(*tasks), timeout=GAME_TIMEOUT)
+    except TimeoutError:
+        summary = {seat: [(f.get("type"), f.get("version"), f.get("code"), f.get("error"),
+                           len((f.get("view") or {}).get("legal") or []))
+                          for f in frames[-6:]] for seat, frames in recorded.items()}
+        raise AssertionError(f"game {game.pk} stalled; last frames per seat: {summary}") from None
     finally:
         done.set()
         clock.cancel()
         for comm in comms:
             await close_quietly(comm)
+        # a failed game must not play on (bots, timers) into later tests
+        await database_sync_to_async(services.abort_game)(game.pk, "test ended")
     return game.pk, recorded
 
 
