@@ -203,7 +203,8 @@ class SeriesGame(models.Model):
 
 
 class ClubStanding(models.Model):
-    """A player's club standing over series games (003): averages kept in indexed columns."""
+    """A player's club standing over series games (003): averages and club membership kept in
+    indexed columns (see services._update_club for the membership rule)."""
 
     player = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club",
                                   primary_key=True)
@@ -217,6 +218,11 @@ class ClubStanding(models.Model):
     excluded = models.BooleanField(default=False)  # left a series game before it ended (003)
     excluded_at = models.DateTimeField(null=True, blank=True)
     last_played = models.DateTimeField(null=True, blank=True)
+    # Club membership (003), kept by services._update_club in the transaction of each series game.
+    in_club = models.BooleanField(default=False)
+    club_since = models.DateTimeField(null=True, blank=True)  # when the current membership began
+    club_place = models.PositiveSmallIntegerField(null=True, blank=True)  # 1..CLUB_SIZE while in the club
+    club_newcomer = models.BooleanField(default=False)  # holds a last place as a newcomer, not by a full series
 
     class Meta:
         verbose_name = _("club standing")
@@ -224,6 +230,7 @@ class ClubStanding(models.Model):
         indexes = [
             models.Index(fields=["excluded", "full_series", "-full_average"], name="club_full"),
             models.Index(fields=["excluded", "full_series", "-average"], name="club_prelim"),
+            models.Index(fields=["in_club", "club_place"], name="club_members"),
         ]
 
     def __str__(self) -> str:

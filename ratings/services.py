@@ -2,14 +2,14 @@
 
 ``record_game_result(game)`` is called by game.services inside the transaction that finishes a
 game; it is idempotent (a second call returns the first record and pays nothing). Everything that
-pages read (ratings, counts, series scores, club averages) is kept in columns here, so pages never
-scan the history.
+pages read (ratings, counts, series scores, club averages and club membership) is kept in columns
+here, so pages never scan the history.
 """
 
 from __future__ import annotations
 
-from django.db import transaction
-from django.db.models import F
+from django.db import connection, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -255,9 +255,13 @@ def _record_series_game(game, seats, outcomes: dict[int, str], finished_at) -> N
     left = set((game.result or {}).get("left") or [])
     entries = list(series.entries.select_for_update().order_by("seat"))
     humans = sorted(e.player_id for e in entries if e.player_id)
+    _lock_club()  # before any ClubStanding row: the membership below touches other players' rows
     ClubStanding.objects.bulk_create([ClubStanding(player_id=i) for i in humans], ignore_conflicts=True)
-    club = {c.player_id: c for c in ClubStanding.objects.select_for_update().filter(player_id__in=humans)
-            .order_by("player_id")}
+    rows = list(ClubStanding.objects.select_for_update().filter(Q(player_id__in=humans) | Q(in_club=True))
+                .order_by("player_id"))
+    human_ids = set(humans)
+    club = {c.player_id: c for c in rows if c.player_id in human_ids}
+    members = sorted((c for c in rows if c.in_club), key=lambda c: (c.club_place or CLUB_SIZE + 1, c.player_id))
     for e in entries:
         outcome = outcomes.get(e.seat, Outcome.DRAW)
         points = SERIES_DELTA[outcome]
@@ -277,7 +281,8 @@ def _record_series_game(game, seats, outcomes: dict[int, str], finished_at) -> N
             if e.seat in left and not c.excluded:
                 c.excluded = True  # 003: «в противном случае Вы исключаетесь из клуба»
                 c.excluded_at = finished_at
-    if series.games_played >= series.length and not series.broken:
+    complete = series.games_played >= series.length and not series.broken
+    if complete:
         series.finished = True
         series.finished_at = finished_at
         for e in entries:
@@ -287,14 +292,117 @@ def _record_series_game(game, seats, outcomes: dict[int, str], finished_at) -> N
                 c.full_games += e.games
                 c.full_score += e.score
                 c.full_average = c.full_score / c.full_games
+    before = {m.player_id: _membership(m) for m in members}
+    _update_club(members, [club[i] for i in humans], complete, finished_at)
     for c in club.values():
         c.save()
+    others = [m for m in members if m.player_id not in club and _membership(m) != before[m.player_id]]
+    if others:
+        ClubStanding.objects.bulk_update(others, MEMBERSHIP_FIELDS)
     winners = sorted(n for n, o in outcomes.items() if o == Outcome.WIN)
     series.winner_seats = winners
     out_order = [n for n in ((game.state or {}).get("out") or []) if n in winners]
     series.next_leader_seat = (out_order[0] if out_order else winners[0]) if winners else None
     series.next_leader_chosen_by = None
     series.save()
+
+
+# ----------------------------------------------------------------------------- the club (003)
+
+CLUB_LOCK = 0x6475726B636C7562  # "durkclub": the key of the club's advisory lock on Postgres
+MEMBERSHIP_FIELDS = ["in_club", "club_place", "club_since", "club_newcomer"]
+
+
+def _lock_club() -> None:
+    """One club, so one writer of its membership at a time: a transaction-level advisory lock on
+    Postgres, taken before any ClubStanding row is locked (so two finishing games never deadlock
+    over each other's players). SQLite lets only one transaction write at a time anyway."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CLUB_LOCK])
+
+
+def _membership(c: ClubStanding) -> tuple:
+    return tuple(getattr(c, f) for f in MEMBERSHIP_FIELDS)
+
+
+def _full_series_key(c: ClubStanding) -> tuple:
+    return (-c.full_average, -c.full_games)
+
+
+def _update_club(members: list[ClubStanding], played: list[ClubStanding], series_complete: bool, when) -> None:
+    """Club membership after one series game (003, the Quartet's rule page), set on the rows in place.
+
+    «Если Вы сыграли цикл из 30-ти конов, и Ваш результат оказался в десятке лучших, то Ваше имя
+    заносится в таблицу лучших игроков. [...] Последний член клуба - кандидат на выбывание: любой
+    новый игрок, сыгравший хотя бы кон, занимает его место в клубе. Нельзя покидать игру, если кон
+    не сыгран до конца, в противном случае Вы исключаетесь из клуба.»
+
+    The club is an ordered list of at most CLUB_SIZE (10) members, stored as ``in_club`` and
+    ``club_place`` 1..10:
+
+    * first the members placed by a full series, best full-series average first (more full-series
+      games first on equal averages, then whoever was placed earlier);
+    * then the newcomers (``club_newcomer``), who hold the last places in the order they came, the
+      newest last. When the club is full, its last member is the candidate for elimination.
+
+    ``members`` are the members before this game in club order; ``played`` the ClubStanding rows of
+    the people who played it, their counts and averages already updated. In this order:
+
+    1. Whoever left this game before it ended (``excluded``) is out of the club, for good: an
+       excluded player never enters again by any rule. Nobody moves up into a freed place; the
+       next entrant or newcomer fills it.
+    2. If this game completed a series: each player of it who is already a member is placed by his
+       full-series average from now on (a newcomer stops being one); each player of it who is not a
+       member enters when his full-series average is among the ten best of the members placed by a
+       full series and himself. While the club would have more than ten members, its last member
+       drops out (a newcomer, if there is one, since newcomers hold the last places).
+    3. Every player of this game who was not a member before it (and has not just entered by rule
+       2) is a new player who has played a кон: he takes the place of the last member, who drops
+       out of the club, and is then the last member himself (so the next newcomer takes his place).
+       While the club has fewer than ten members nobody drops out: the newcomer joins at the end.
+       When several new players finish the same game they come one after another, the lowest
+       average result over all their series games first (then fewer games, then the earlier
+       account), so in a full club the best of them holds the last place.
+
+    Who is a member is decided before the game, so a last member who plays with new players is
+    displaced by them even though he played too; a member who drops out returns only by these rules.
+    """
+    start = {m.player_id for m in members}
+    newcomer = {m.player_id: m.club_newcomer for m in members}
+    order = [m for m in members if not m.excluded]
+    if series_complete:
+        inside = {m.player_id for m in order}
+        for c in played:
+            if c.excluded:
+                continue
+            newcomer[c.player_id] = False
+            if c.player_id not in inside:
+                order.append(c)  # after the members: on an equal average the one placed earlier stays ahead
+        ranked = sorted((m for m in order if not newcomer[m.player_id]), key=_full_series_key)
+        order = ranked + [m for m in order if newcomer[m.player_id]]
+        del order[CLUB_SIZE:]
+    inside = {m.player_id for m in order}
+    fresh = sorted((c for c in played if not c.excluded and c.player_id not in start and c.player_id not in inside),
+                   key=lambda c: (c.average, c.games, c.player_id))
+    for c in fresh:
+        if len(order) >= CLUB_SIZE:
+            order.pop()  # the candidate for elimination leaves
+        newcomer[c.player_id] = True
+        order.append(c)
+    inside = {m.player_id for m in order}
+    for place, m in enumerate(order, start=1):
+        if not m.in_club:
+            m.in_club = True
+            m.club_since = when
+        m.club_place = place
+        m.club_newcomer = newcomer[m.player_id]
+    for m in [*members, *played]:
+        if m.player_id not in inside and m.in_club:
+            m.in_club = False
+            m.club_place = None
+            m.club_since = None
+            m.club_newcomer = False
 
 
 def _count_series(entry: SeriesEntry, outcome: str) -> None:
@@ -378,10 +486,14 @@ def series_standings(table) -> dict | None:
 
 
 def club_tables(limit_preliminary: int = 50) -> tuple[list, list]:
-    """003: the club (top 10 by average result over full series) and the preliminary table
-    (players without a full series, by average result). Two queries."""
-    club = list(ClubStanding.objects.filter(excluded=False, full_series__gt=0).select_related("player")
-                .order_by("-full_average", "-full_games", "player__nick")[:CLUB_SIZE])
+    """003: the club (its stored members in club order, see _update_club; when the club is full the
+    last member has ``candidate = True``, the candidate for elimination) and the preliminary table
+    (every player without a full series who has not been excluded, newcomers in the club too, by
+    average result, best first). Two queries."""
+    club = list(ClubStanding.objects.filter(in_club=True).select_related("player")
+                .order_by("club_place", "player_id")[:CLUB_SIZE])
+    for k, row in enumerate(club, start=1):
+        row.candidate = len(club) == CLUB_SIZE and k == len(club)
     prelim = list(ClubStanding.objects.filter(excluded=False, full_series=0, games__gt=0)
                   .select_related("player").order_by("-average", "-games", "player__nick")[:limit_preliminary])
     return club, prelim

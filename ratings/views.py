@@ -205,11 +205,13 @@ def _ranks_by(rows: list, key) -> None:
 
 
 def club(request):
-    club_rows, prelim = services.club_tables()
-    _ranks_by(club_rows, lambda r: r.full_average)
+    club_rows, prelim = services.club_tables()  # the club comes in its stored order (places 1..10)
     _ranks_by(prelim, lambda r: r.average)
-    return render(request, "ratings/club.html", {"club": club_rows, "prelim": prelim,
-                                                 "club_size": services.CLUB_SIZE})
+    return render(request, "ratings/club.html", {
+        "club": club_rows, "prelim": prelim, "club_size": services.CLUB_SIZE,
+        "free_places": services.CLUB_SIZE - len(club_rows),
+        "has_newcomers": any(r.club_newcomer for r in club_rows),
+    })
 
 
 def series(request, table_id: int):

@@ -96,8 +96,10 @@ def test_a_full_series_enters_the_club_table_and_the_unfinished_ones_the_prelimi
     t2, others = quartet(length=3)
     play(t2, others, EVEN_WIN)
     club, prelim = services.club_tables()
-    assert [c.full_average for c in club] == [10.0, 10.0, -10.0, -10.0]
+    assert [c.full_average for c in club[:4]] == [10.0, 10.0, -10.0, -10.0]
     assert {c.player for c in club[:2]} == {ps[0], ps[2]} and club[0].full_series == 1 and club[0].full_games == 3
+    # the others played a game of a series: new players, they join the club's end (it has free places)
+    assert {c.player for c in club[4:]} == set(others) and all(c.club_newcomer for c in club[4:])
     assert [p.player for p in prelim][:2] == sorted([others[1], others[3]], key=lambda p: p.nick)
     assert [p.average for p in prelim] == [10.0, 10.0, -10.0, -10.0]
     # a new game at the first table starts a new series
@@ -165,10 +167,14 @@ def test_the_standings_fragment_renders_for_the_table_pages_and_the_winners_can_
 
 def test_club_page_lists_both_tables(client):
     table, ps = quartet(length=1 + 1)
+    html = client.get(reverse("ratings:club"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Nobody is in the club yet." in html and "No series games yet." in html
     play(table, ps, ODD_WIN)
     html = client.get(reverse("ratings:club"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "Nobody has finished a full series yet." in html
-    assert ps[0].nick in html and "10.00" in html
+    club_part, prelim_part = html.split('id="prelim-h"', 1)
+    # after one game the four are newcomers in the club and, without a full series, in the preliminary table
+    assert all(f">{p.nick}</a>" in club_part and f">{p.nick}</a>" in prelim_part for p in ps)
+    assert "10.00" in prelim_part and "newcomer" in club_part
 
 
 def test_start_game_deals_the_next_series_game_with_the_leader_the_winners_chose(settings):
