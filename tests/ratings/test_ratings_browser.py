@@ -141,7 +141,12 @@ def test_leaderboard_and_club_pages_on_desktop_and_phone(transactional_db, asgi_
         page.get_by_role("link", name="Переводной").click()
         page.wait_for_url("**/ratings/?variant=perevodnoy")
         page.goto("/ratings/club/")
-        assert page.locator("table.rt-table").count() == 1  # only the preliminary table has rows
+        # the four quartet players are newcomers in the club (it has free places) and in the preliminary table
+        assert page.locator("table.rt-table").count() == 2
+        assert page.locator("table.rt-club tr.newcomer").count() == 4
+        assert page.locator("table.rt-club .rt-tag.new").first.inner_text() == "новичок"
+        assert page.locator(".rt-tag.candidate").count() == 0
+        assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"] + 1
         page.screenshot(path=str(screenshot_dir / f"ratings-club-{size}.png"), full_page=True)
         # the series panel: Vera (seat 3) won the last game with Alla (seat 1) and picks who leads next
         page.goto(f"/ratings/series/{q.pk}/")
@@ -151,5 +156,42 @@ def test_leaderboard_and_club_pages_on_desktop_and_phone(transactional_db, asgi_
         assert "Следующую партию начинает Alla." in page.locator(".rt-series").inner_text()
         assert services.next_first_attacker(q) == 1
         page.screenshot(path=str(screenshot_dir / f"ratings-series-{size}.png"), full_page=True)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("mobile", [False, True], ids=["desktop", "phone"])
+def test_a_full_club_marks_its_last_place_as_the_candidate_for_elimination(transactional_db, asgi_live_server,
+                                                                          browser, screenshot_dir, mobile):
+    from ratings_factories import make_table as table_for
+
+    from lobby.models import Seat
+
+    pairs = {"pairs": True}
+    for k, second in enumerate(({"losers": [2, 4], "winners": [1, 3]}, {"losers": [1, 3], "winners": [2, 4]},
+                                {"draw": True})):
+        q = table_for(series_length=2, rules=pairs)
+        ps = [make_player(f"{name}{k}") for name in ("Anton", "Boris", "Vlad", "Grisha")]
+        for n, p in enumerate(ps, start=1):
+            Seat.objects.create(table=q, number=n, player=p)
+        for result in ({"losers": [2, 4], "winners": [1, 3]}, second):
+            services.record_game_result(finished_game_row(q, ps, result, rules=pairs))
+    newbie = make_player("Novichok")
+    solo = table_for(series_length=30, rules=pairs)
+    services.record_game_result(finished_game_row(solo, [newbie, "heuristic", "heuristic", "heuristic"],
+                                                  {"losers": [2, 4], "winners": [1, 3]}, rules=pairs))
+    context = browser_context(browser, asgi_live_server, newbie, mobile=mobile)
+    page = context.new_page()
+    try:
+        page.goto("/ratings/club/")
+        rows = page.locator("table.rt-club tbody tr")
+        assert rows.count() == 10
+        last = rows.nth(9)
+        assert "Novichok" in last.inner_text() and "кандидат на выбывание" in last.inner_text()
+        assert "новичок" in last.inner_text() and "me" in (last.get_attribute("class") or "")
+        assert page.locator(".rt-tag.candidate").count() == 1
+        assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"] + 1
+        page.screenshot(path=str(screenshot_dir / f"ratings-club-full-{'phone' if mobile else 'desktop'}.png"),
+                        full_page=True)
     finally:
         context.close()
