@@ -108,6 +108,7 @@ class SeriesAdmin(ReadOnlyAdmin):
 
 @admin.register(ClubStanding)
 class ClubStandingAdmin(ReadOnlyAdmin):
-    list_display = ("player", "full_series", "full_average", "games", "average", "excluded", "excluded_at")
-    list_filter = ("excluded",)
+    list_display = ("player", "in_club", "club_place", "club_newcomer", "club_since", "full_series", "full_average",
+                    "games", "average", "excluded", "excluded_at")
+    list_filter = ("in_club", "club_newcomer", "excluded")
     search_fields = ("player__nick",)

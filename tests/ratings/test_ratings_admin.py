@@ -64,3 +64,19 @@ def test_players_cannot_open_the_ratings_admin(client):
                        {"action": "void_rating", ACTION_CHECKBOX_NAME: [str(game.pk)], "apply": "1", "reason": "x"})
     assert resp.status_code == 302 and "/login/" in resp["Location"]
     assert Rating.objects.get(player=a).value == 985
+
+
+def test_moderators_see_club_membership_in_the_club_standings_list(client, moderator):
+    from lobby.models import Seat
+
+    table = make_table(series_length=30, rules={"pairs": True})
+    ps = [make_player() for _ in range(4)]
+    for n, p in enumerate(ps, start=1):
+        Seat.objects.create(table=table, number=n, player=p)
+    services.record_game_result(finished_game_row(table, ps, {"losers": [2, 4], "winners": [1, 3]},
+                                                  rules={"pairs": True}))
+    client.force_login(moderator)
+    url = reverse("admin:ratings_clubstanding_changelist")
+    html = client.get(url + "?in_club__exact=1", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert all(p.nick in html for p in ps) and "club_place" in html
+    assert client.get(reverse("admin:ratings_clubstanding_add")).status_code == 403

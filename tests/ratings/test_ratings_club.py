@@ -5,9 +5,12 @@ leaver is out for good."""
 from __future__ import annotations
 
 import importlib
+import threading
+import time
 
 import pytest
 from django.apps import apps
+from django.db import connection, transaction
 from django.urls import reverse
 from ratings_factories import finished_game_row, make_player, make_table
 
@@ -234,6 +237,48 @@ def test_recording_a_series_game_takes_the_same_queries_with_a_full_club(django_
     game = one_game()
     with django_assert_max_num_queries(len(empty.captured_queries) + 1):  # + the displaced member's row
         services.record_game_result(game)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_series_games_finishing_at_once_change_the_club_one_after_the_other():
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks and the club's advisory lock need Postgres")
+    order = full_club()
+    first, second = make_player("first"), make_player("second")
+    games = {}
+    for p in (first, second):
+        table, _ = quartet(players=[p, *BOTS])
+        games[p] = finished_game_row(table, [p, *BOTS], ODD_WIN, rules=PAIRS)
+    first_in, release, second_done = threading.Event(), threading.Event(), threading.Event()
+    errors = []
+
+    def finish(player, before=None, after=None):
+        try:
+            with transaction.atomic():
+                services.record_game_result(games[player])
+                if before:
+                    before.set()
+                    release.wait(10)  # keep the first transaction open while the second one tries
+            if after:
+                after.set()
+        except Exception as e:  # noqa: BLE001 (reported by the main thread)
+            errors.append(e)
+        finally:
+            connection.close()
+
+    a = threading.Thread(target=finish, args=(first,), kwargs={"before": first_in})
+    a.start()
+    assert first_in.wait(10)
+    b = threading.Thread(target=finish, args=(second,), kwargs={"after": second_done})
+    b.start()
+    time.sleep(0.5)
+    assert not second_done.is_set()  # it waits for the club, it does not read a half-changed one
+    release.set()
+    a.join(10)
+    b.join(10)
+    assert not errors
+    assert members() == [*order[:9], second]  # the second newcomer displaced the first one
+    assert ClubStanding.objects.filter(in_club=True).count() == services.CLUB_SIZE
 
 
 def test_the_migration_seats_the_old_top_ten_by_full_series_average():
