@@ -27,6 +27,8 @@ from game.engine.checks import (
 from game.engine.errors import IllegalAction
 from game.engine.flow import (
     MAX_MOVES,
+    SEAT_TURN,
+    defender_done,
     resign_result,
     round_cap,
     set_result,
@@ -49,7 +51,7 @@ def apply_action(state: GameState, seat: int, action: Any) -> GameState:
             raise IllegalAction("bad_state", "not a GameState")
         if type(seat) is not int or not 0 < seat <= state.n:
             raise IllegalAction("no_such_seat", f"no seat {str(seat)[:20]!r} at this table")
-        if not isinstance(action, dict):
+        if type(action) is not dict and not isinstance(action, dict):
             raise IllegalAction("bad_action", "an action must be a JSON object with a 'type'")
         t = action.get("type")
         handler = _HANDLERS.get(t) if type(t) is str else None
@@ -71,11 +73,11 @@ def apply_action(state: GameState, seat: int, action: Any) -> GameState:
         if state.out_mask >> i & 1:
             raise IllegalAction("player_out", "you have finished this game")
         # shallow clone: every handler replaces (never mutates) the lists it changes
-        s = object.__new__(GameState)
-        s.__dict__ = state.__dict__.copy()
+        s = GameState()
+        s.__dict__ = d = state.__dict__.copy()
+        d["moves"] = moves = state.moves + 1
         handler(s, i, action)
-        s.moves += 1
-        if s.moves >= MAX_MOVES and s.phase != "over":
+        if moves >= MAX_MOVES and s.phase != "over":
             set_result(s, None, [], [], True, "cap")
         return s
     except IllegalAction:
@@ -123,48 +125,60 @@ def _place_attack(s: GameState, i: int, c: int, honest: bool) -> None:
         s.cheats |= 1 << k
 
 
-def _card(s: GameState, i: int, a: dict) -> int:
-    """The action's card, held by seat i (hot path: one dict lookup, errors via card_field)."""
-    v = a.get("card")
-    c = CARD_CODE.get(v) if type(v) is str else None
-    if c is None:
-        card_field(a)  # raises bad_card with a helpful message
-    if not s.hands[i] & BIT[c]:
-        raise IllegalAction("card_not_in_hand", "you do not hold that card")
-    return c
+_CODE = CARD_CODE.get
 
 
 def _attack(s: GameState, i: int, a: dict) -> None:
+    """Lead a round with any card (000 §6) or throw in a card of a rank on the table (000 §7).
+    The card check (_card) is inlined here and in _defend: these two are most of all moves."""
     atk = s.atk
-    rules = s.rules
-    if not atk:  # leading a round: any card (000 §6)
+    if not atk:  # leading a round
         if i != s.starter:
             raise IllegalAction("not_your_turn", f"seat {s.starter + 1} leads this round")
-        c = _card(s, i, a)
-        honest = True
+        v = a.get("card")
+        c = _CODE(v) if type(v) is str else None
+        if c is None:
+            c = card_field(a)  # raises bad_card with a helpful message
+        bit = BIT[c]
+        if not s.hands[i] & bit:
+            raise IllegalAction("card_not_in_hand", "you do not hold that card")
+        s.atk = [c]
+        s.dfn = [-1]
+        s.atk_by = [i]
+        s.rmask = RANK_OF[c]  # the table was empty
     else:
         if i == s.defender:
             raise IllegalAction("not_your_turn", "the defender cannot throw in")
-        if not s.elig >> i & 1:
+        elig = s.elig
+        if not elig >> i & 1:
             raise IllegalAction("not_your_turn", "you may not throw in to your partner")
+        rules = s.rules
         hands = s.hands
-        room = len(atk) < s.limit and s.dfn.count(-1) < hands[s.defender].bit_count()
+        dfn = s.dfn
+        room = len(atk) < s.limit and dfn.count(-1) < hands[s.defender].bit_count()
         if rules.throw_in == "starter_first":
-            if s.passed >> i & 1:
+            passed = s.passed
+            if passed >> i & 1:
                 raise IllegalAction("already_passed", "you already passed this round")
             st = s.starter
             if (
                 i != st
                 and room
-                and (s.elig & ~s.passed) >> st & 1
+                and (elig & ~passed) >> st & 1
                 and (hands[st] if rules.cheater else hands[st] & s.rmask)
             ):  # starter_open(s), inlined
                 raise IllegalAction("not_your_turn", f"seat {st + 1} throws in first (000 §7)")
-        c = _card(s, i, a)
+        v = a.get("card")
+        c = _CODE(v) if type(v) is str else None
+        if c is None:
+            c = card_field(a)
+        bit = BIT[c]
+        if not hands[i] & bit:
+            raise IllegalAction("card_not_in_hand", "you do not hold that card")
         if not room:
             raise IllegalAction("limit_reached", "no more cards may be thrown in this round")
-        honest = bool(s.rmask & RANK_OF[c])
-        if not honest:
+        rank = RANK_OF[c]
+        if not s.rmask & rank:
             if not rules.cheater:
                 raise IllegalAction(
                     "rank_not_on_table", "you may only throw in ranks on the table"
@@ -172,52 +186,62 @@ def _attack(s: GameState, i: int, a: dict) -> None:
             s.cheats |= 1 << len(atk)
         if rules.throw_in == "anyone":
             s.passed = 0  # 004: a new card resets the passes
-    s.atk = atk + [c]
-    s.dfn = s.dfn + [-1]
-    s.atk_by = s.atk_by + [i]
+        s.atk = [*atk, c]
+        s.dfn = [*dfn, -1]
+        s.atk_by = [*s.atk_by, i]
+        s.rmask |= rank
     hands = s.hands[:]
-    hands[i] &= ~BIT[c]
+    hands[i] ^= bit
     s.hands = hands
-    s.rmask |= RANK_OF[c]
-    s.last = (i + 1, "attack", CARD_STR[c], None)
+    s.last = (i + 1, "attack", v, None)
     if s.took:
         settle(s)
     else:  # a fresh unbeaten card: the defender is awaited (what settle() would find)
-        s.awaiting = (s.defender,)
+        s.turn = SEAT_TURN[s.defender]
 
 
 def _defend(s: GameState, i: int, a: dict) -> None:
-    if i != s.defender or not s.atk:
+    """Beat one unbeaten attack card (000 §6); in cheater mode any card may be laid."""
+    atk = s.atk
+    if i != s.defender or not atk:
         raise IllegalAction("not_your_turn", "you are not defending")
     if s.took:
         raise IllegalAction("already_took", "you already said «Беру»")
-    v = a.get("target")
-    t = CARD_CODE.get(v) if type(v) is str else None
+    vt = a.get("target")
+    t = _CODE(vt) if type(vt) is str else None
     if t is None:
         t = card_field(a, "target", "bad_target")
     dfn = s.dfn
     try:
-        k = s.atk.index(t)
+        k = atk.index(t)
     except ValueError:
         k = -1
     if k < 0 or dfn[k] >= 0:
         raise IllegalAction("bad_target", "target must be an unbeaten attack card on the table")
-    c = _card(s, i, a)
-    beats = BEATERS[s.trump][t] >> c & 1
-    if not beats:
+    v = a.get("card")
+    c = _CODE(v) if type(v) is str else None
+    if c is None:
+        c = card_field(a)
+    bit = BIT[c]
+    hands = s.hands
+    if not hands[i] & bit:
+        raise IllegalAction("card_not_in_hand", "you do not hold that card")
+    if not BEATERS[s.trump][t] & bit:
         if not s.rules.cheater:
-            raise IllegalAction("does_not_beat", f"{CARD_STR[c]} does not beat {CARD_STR[t]}")
+            raise IllegalAction("does_not_beat", f"{v} does not beat {vt}")
         s.cheats |= 1 << (16 + k)
     s.dfn = dfn = dfn[:]
     dfn[k] = c
-    hands = s.hands[:]
-    hands[i] &= ~BIT[c]
-    s.hands = hands
+    s.hands = hands = hands[:]
+    hands[i] ^= bit
     s.rmask |= RANK_OF[c]
     if s.rules.throw_in == "anyone":
         s.passed = 0
-    s.last = (i + 1, "defend", CARD_STR[c], CARD_STR[t])
-    settle(s)
+    s.last = (i + 1, "defend", v, vt)
+    if -1 in dfn:  # what settle() would find: the defender is still awaited
+        s.turn = SEAT_TURN[i]
+    else:
+        defender_done(s)
 
 
 def _transfer(s: GameState, i: int, a: dict) -> None:
@@ -263,7 +287,7 @@ def _take(s: GameState, i: int, a: dict) -> None:
         raise IllegalAction("nothing_to_take", "every card is beaten")
     s.took = True
     s.last = (i + 1, "take", None, None)
-    settle(s)
+    defender_done(s)  # what settle() would do after «Беру»
 
 
 def _pass(s: GameState, i: int, a: dict) -> None:
@@ -292,9 +316,12 @@ def _pass(s: GameState, i: int, a: dict) -> None:
         raise IllegalAction("not_your_turn", f"seat {st + 1} throws in first (000 §7)")
     if not room or not hands[i] & rm:
         raise IllegalAction("not_your_turn", "you have nothing to throw in")
-    s.passed |= 1 << i
+    s.passed = passed | 1 << i
     s.last = (i + 1, "pass", None, None)
-    settle(s)
+    if not s.took and -1 in s.dfn:  # settle(), inlined: the defender is still awaited
+        s.turn = SEAT_TURN[s.defender]
+    else:
+        defender_done(s)
 
 
 def swap_card(s: GameState) -> int:
@@ -343,10 +370,24 @@ _HANDLERS: dict[str, Callable[[GameState, int, dict], None]] = {
 
 # ---------------------------------------------------------------- legal
 
+# Every listed action is a fresh copy of a template dict (callers may keep or change what they
+# get): map(dict.copy, ...) runs in C, cheaper than building each dict in a comprehension.
+_copy = dict.copy
+_ATTACK_T = {x: {"type": "attack", "card": x} for x in CARD_STR}.__getitem__
+_TRANSFER_T = {x: {"type": "transfer", "card": x} for x in CARD_STR}.__getitem__
+_SHOW_T = {x: {"type": "transfer", "card": x, "show": True} for x in CARD_STR}.__getitem__
+# _DEFEND_T[target code](card string) → {"type": "defend", "card": ..., "target": ...}
+_DEFEND_T = tuple(
+    {x: {"type": "defend", "card": x, "target": CARD_STR[t]} for x in CARD_STR}.__getitem__
+    for t in range(52)
+)
+
+
 def legal_actions(state: GameState, seat: Any) -> list[dict]:
     """Every action ``seat`` may take now, one dict per concrete move, in the action JSON form;
     [] for a seat with nothing to do (or not at the table). Resign is always possible and is not
-    listed."""
+    listed. Order: attacks/defences lowest card first (defences by table slot), transfers, take
+    or pass, swap, catches."""
     if type(state) is not GameState or type(seat) is not int or not 0 < seat <= state.n:
         return []
     s = state
@@ -357,72 +398,84 @@ def legal_actions(state: GameState, seat: Any) -> list[dict]:
             _add_catches(s, i, res)
             return res
         return []
-    res = []
+    rules = s.rules
     if not s.atk:
         if i == s.starter:
             h = s.hands[i]
-            res = [
-                {"type": "attack", "card": x}
-                for x in _C0[h & 8191] + _C1[(h >> 13) & 8191] + _C2[(h >> 26) & 8191]
-                + _C3[h >> 39]
-            ]
-        if s.rules.trump_swap != "nobody" and swap_allowed(s, i):
+            res = list(map(_copy, map(_ATTACK_T, (
+                _C0[h & 8191] + _C1[h >> 13 & 8191] + _C2[h >> 26 & 8191] + _C3[h >> 39]
+            ))))
+        else:
+            res = []
+        if rules.trump_swap != "nobody" and swap_allowed(s, i):
             res.append({"type": "swap_trump", "card": CARD_STR[swap_card(s)]})
         return res
     if i == s.defender:
-        if not s.took and -1 in s.dfn:
-            _defender_moves(s, i, s.hands[i], res)
-            res.append({"type": "take"})
-    elif (
-        s.elig >> i & 1
-        and len(s.atk) < s.limit
-        and s.dfn.count(-1) < s.hands[s.defender].bit_count()
-    ):  # can_add() and has_right(), inlined (starter_open() = the starter has a throw)
-        hands = s.hands
-        rm = -1 if s.rules.cheater else s.rmask
-        passed = s.passed
-        st = s.starter
-        if s.rules.throw_in == "anyone" or not passed >> i & 1 and (
-            i == st or not ((s.elig & ~passed) >> st & 1 and hands[st] & rm)
-        ):
-            m = hands[i] & rm
-            if m:
-                res = [
-                    {"type": "attack", "card": x}
-                    for x in _C0[m & 8191] + _C1[(m >> 13) & 8191] + _C2[(m >> 26) & 8191]
-                    + _C3[m >> 39]
-                ]
-                if not passed >> i & 1:
-                    res.append({"type": "pass"})
-    if s.rules.cheater:
+        res = _defender_moves(s, i) if not s.took and -1 in s.dfn else []
+    else:
+        res = _thrower_moves(s, i)
+    if rules.cheater:
         _add_catches(s, i, res)
     return res
 
 
-def _defender_moves(s: GameState, i: int, hand: int, res: list[dict]) -> None:
+def _thrower_moves(s: GameState, i: int) -> list[dict]:
+    """Throw-ins and the pass of a non-defender while cards are on the table: can_add(),
+    has_right() and starter_open() inlined (the starter has a throw = his right is open)."""
+    elig = s.elig
+    hands = s.hands
+    if not (
+        elig >> i & 1 and len(s.atk) < s.limit and s.dfn.count(-1) < hands[s.defender].bit_count()
+    ):
+        return []
+    rules = s.rules
+    rm = -1 if rules.cheater else s.rmask
+    passed = s.passed
+    st = s.starter
+    if rules.throw_in != "anyone" and (
+        passed >> i & 1 or i != st and (elig & ~passed) >> st & 1 and hands[st] & rm
+    ):
+        return []
+    m = hands[i] & rm
+    if not m:
+        return []
+    res = list(map(_copy, map(_ATTACK_T, (
+        _C0[m & 8191] + _C1[m >> 13 & 8191] + _C2[m >> 26 & 8191] + _C3[m >> 39]
+    ))))
+    if not passed >> i & 1:
+        res.append({"type": "pass"})
+    return res
+
+
+def _defender_moves(s: GameState, i: int) -> list[dict]:
+    """Defences of every unbeaten card, transfers (perevodnoy, nothing beaten yet), then take."""
+    hand = s.hands[i]
     cheater = s.rules.cheater
     beaters = BEATERS[s.trump]
-    for k, t in enumerate(s.atk):
-        if s.dfn[k] >= 0:
-            continue
-        m = hand if cheater else hand & beaters[t]
-        if m:
-            ts = CARD_STR[t]
-            res += [{"type": "defend", "card": x, "target": ts} for x in card_strs(m)]
-    if s.rules.variant != "perevodnoy" or s.dfn.count(-1) != len(s.dfn):
-        return  # podkidnoy, or a card is already beaten: no transfer (000 §8)
+    dfn = s.dfn
+    res: list[dict] = []
+    for t, d in zip(s.atk, dfn, strict=False):
+        if d < 0:
+            m = hand if cheater else hand & beaters[t]
+            if m:
+                res += map(_copy, map(_DEFEND_T[t], (
+                    _C0[m & 8191] + _C1[m >> 13 & 8191] + _C2[m >> 26 & 8191] + _C3[m >> 39]
+                )))
+    if s.rules.variant == "perevodnoy" and dfn.count(-1) == len(dfn):
+        _add_transfers(s, i, hand, cheater, res)  # nothing beaten yet (000 §8)
+    res.append({"type": "take"})
+    return res
+
+
+def _add_transfers(s: GameState, i: int, hand: int, cheater: bool, res: list[dict]) -> None:
+    """Transfer options of the defender (perevodnoy, nothing beaten): by laying a card of the
+    table rank (any card in cheater mode), and by showing the trump of that rank (002)."""
     m = hand if cheater else honest_transfer_cards(s, i)
     if m and transfer_problem(s, i, 1)[0] is None:
-        while m:
-            low = m & -m
-            res.append({"type": "transfer", "card": CARD_STR[low.bit_length() - 1]})
-            m ^= low
+        res += map(_copy, map(_TRANSFER_T, card_strs(m)))
     m = show_cards(s, i)
     if m and transfer_problem(s, i, 0)[0] is None:
-        while m:
-            low = m & -m
-            res.append({"type": "transfer", "card": CARD_STR[low.bit_length() - 1], "show": True})
-            m ^= low
+        res += map(_copy, map(_SHOW_T, card_strs(m)))
 
 
 def _add_catches(s: GameState, i: int, res: list[dict]) -> None:

@@ -83,7 +83,7 @@ def new_game(
     ):
         raise InvalidRules(f"first_attacker: no seat {first_attacker!r}")
 
-    s = object.__new__(GameState)
+    s = GameState()
     s.rules = rules
     s.n = n
     s.pairs = rules.pairs

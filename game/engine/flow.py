@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from game.engine.cards import BIT
 from game.engine.seats import (
+    _NEXT_OPPONENT,
+    _OPPONENTS,
     is_active,
     next_active,
     next_opponent,
     partner,
     team_of,
-    thrower_mask,
 )
 from game.engine.state import GameState
 
@@ -60,10 +61,15 @@ def has_right(s: GameState, i: int) -> bool:
 
 
 _SEATS_OF = tuple(tuple(j for j in range(6) if m >> j & 1) for m in range(64))
+# whose_turn's answer (1-based seats) for every bitmask of seat indexes, and for one seat index:
+# state.turn holds one of these shared tuples, so settling a turn allocates nothing
+TURN_OF: tuple[tuple[int, ...], ...] = tuple(tuple(j + 1 for j in seats) for seats in _SEATS_OF)
+SEAT_TURN: tuple[tuple[int, ...], ...] = tuple(TURN_OF[1 << j] for j in range(6))
 
 
 def open_throwers(s: GameState) -> tuple[int, ...]:
-    """Seats whose throw-in (or pass) is awaited: with the right, not passed, something to throw."""
+    """Seats (1-based) whose throw-in (or pass) is awaited: with the right, not passed, something
+    to throw."""
     hands = s.hands
     if len(s.atk) >= s.limit or s.dfn.count(-1) >= hands[s.defender].bit_count():
         return ()
@@ -74,31 +80,41 @@ def open_throwers(s: GameState) -> tuple[int, ...]:
     rmask = -1 if rules.cheater else s.rmask
     if rules.throw_in == "starter_first":
         st = s.starter
-        if elig >> st & 1 and hands[st] & rmask:
-            return (st,)
-        elig &= ~(1 << st)
-    return tuple([j for j in _SEATS_OF[elig] if hands[j] & rmask])
+        if elig >> st & 1:
+            if hands[st] & rmask:
+                return SEAT_TURN[st]
+            elig ^= 1 << st
+    m = 0
+    for j in _SEATS_OF[elig]:
+        if hands[j] & rmask:
+            m |= 1 << j
+    return TURN_OF[m]
 
 
 def settle(s: GameState) -> None:
-    """After an action: close the round if nobody can or will act, else cache who is awaited."""
+    """After an action: close the round if nobody can or will act, else cache who is awaited
+    (``s.turn``)."""
     if s.phase != "play":
-        s.awaiting = ()
-        return
-    if not s.atk:
-        s.awaiting = (s.starter,)
-        return
-    if not s.took and -1 in s.dfn:
-        s.awaiting = (s.defender,)
-        return
+        s.turn = ()
+    elif not s.atk:
+        s.turn = SEAT_TURN[s.starter]
+    elif not s.took and -1 in s.dfn:
+        s.turn = SEAT_TURN[s.defender]
+    else:
+        defender_done(s)
+
+
+def defender_done(s: GameState) -> None:
+    """The defender has nothing left to do (every card beaten, or «Беру»): await the throwers
+    who can still add, else close the round (at once with auto_bito, 004)."""
     if not s.took and s.rules.auto_bito:  # 004: the round ends as soon as all are beaten
         _close(s, "bito")
         return
     ot = open_throwers(s)
     if ot:
-        s.awaiting = ot
-        return
-    _close(s, "take" if s.took else "bito")
+        s.turn = ot
+    else:
+        _close(s, "take" if s.took else "bito")
 
 
 def _close(s: GameState, how: str) -> None:
@@ -106,41 +122,37 @@ def _close(s: GameState, how: str) -> None:
     if s.rules.cheater:
         s.phase = "check"
         s.pending = how
-        s.awaiting = ()
+        s.turn = ()
     else:
         finish_round(s, how)
 
 
+# BIT extended so that index -1 (the defence of an unbeaten slot) maps to no card
+_TABLE_BIT = (*BIT, 0)
+
+
 def table_mask(s: GameState) -> int:
-    m = 0
-    for c in s.atk:
-        m |= BIT[c]
-    for c in s.dfn:
-        if c >= 0:
-            m |= BIT[c]
-    return m
+    """The cards on the table as a mask (a sum of distinct bits is their union)."""
+    bit = _TABLE_BIT.__getitem__
+    return sum(map(bit, s.atk)) + sum(map(bit, s.dfn))
 
 
 def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
     """Move the table (bito: discard; take: defender; caught: the cheater), refill (000 §9), mark
     players out (000 §10), decide the game or set up the next round."""
     d = s.defender
-    cards = 0
-    for c in s.atk:
-        cards |= BIT[c]
-    for c in s.dfn:
-        if c >= 0:
-            cards |= BIT[c]
-    s.hands = s.hands[:]  # take / refill change hands: never mutate the caller's list
+    bit = _TABLE_BIT.__getitem__
+    cards = sum(map(bit, s.atk)) + sum(map(bit, s.dfn))  # table_mask(s), inlined
+    hands = s.hands = s.hands[:]  # take / refill change hands: never mutate the caller's list
     if how == "bito":
         s.discard |= cards
         s.gone |= cards
         after = "bito"
     elif how == "take":
-        s.hands[d] |= cards
+        hands[d] |= cards
         after = "take"
     else:  # "caught" (000 §12): the cheater takes everything
-        s.hands[cheater] |= cards
+        hands[cheater] |= cards
         after = "take" if cheater == d else "bito"
     s.atk = []
     s.dfn = []
@@ -151,29 +163,27 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
     last = s.last
     s.last = last[:4] + (how,) if type(last) is tuple else dict(last or {}, closed=how)
 
+    out = s.out_mask
+    order = _REFILL.get((s.n, s.leader, d, out)) or _refill_order(s)
     stock = s.stock
     refill = s.rules.refill
-    went_out = False
-    order = _refill_order(s)
     if refill and stock:
-        hands = s.hands
         for i in order:
             need = 6 - hands[i].bit_count()
             if need > 0 and stock:
-                h = hands[i]
-                for c in stock[:need]:
-                    h |= BIT[c]
-                hands[i] = h
+                hands[i] |= sum(map(BIT.__getitem__, stock[:need]))  # distinct cards: | = +
                 stock = stock[need:]
         s.stock = stock
+    went_out = False
     if not refill or not stock:
-        hands = s.hands
-        newly = [i for i in order if not hands[i]]
-        if newly:
-            went_out = True
-            s.out = s.out + newly
-            for i in newly:
-                s.out_mask |= 1 << i
+        for i in order:
+            if not hands[i]:
+                if not went_out:
+                    went_out = True
+                    s.out = s.out[:]  # "out" is replaced, never mutated
+                s.out.append(i)
+                out |= 1 << i
+        s.out_mask = out
 
     # progress bookkeeping for the hard cap
     dc = s.discard.bit_count()
@@ -183,7 +193,7 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
     else:
         s.stall += 1
 
-    if _decide(s, d):
+    if out and _decide(s, d):
         return
     if s.stall >= STALL_ROUNDS:
         set_result(s, None, [], [], True, "cap")
@@ -198,7 +208,8 @@ _REFILL: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
 
 
 def _refill_order(s: GameState) -> tuple[int, ...]:
-    """refill_order as a tuple, memoised on (players, leader, defender, out seats)."""
+    """refill_order as a tuple, memoised on (players, leader, defender, out seats) (finish_round
+    looks the memo up itself first)."""
     key = (s.n, s.leader, s.defender, s.out_mask)
     order = _REFILL.get(key)
     if order is None:
@@ -270,7 +281,7 @@ def set_result(
     }
     s.phase = "over"
     s.pending = None
-    s.awaiting = ()
+    s.turn = ()
     # a game ended mid-round (resign, timeout, cap) leaves its cards on the table
 
 
@@ -297,16 +308,24 @@ def _next_round(s: GameState, after: str, d: int) -> None:
 
 
 def start_round(s: GameState, lead: int) -> None:
-    """Reset the per-round fields for a round led by ``lead``."""
+    """Reset the per-round fields for a round led by ``lead`` (the defender is his next
+    opponent; next_opponent, thrower_mask and round_cap inlined: this runs every round)."""
+    n = s.n
+    out = s.out_mask
+    d = _NEXT_OPPONENT[n, s.pairs][out][lead]
     s.leader = lead
     s.starter = lead
-    s.defender = next_opponent(s, lead)
-    s.elig = thrower_mask(s)
+    s.defender = d
+    elig = ((1 << n) - 1) & ~out & ~(1 << d)
+    s.elig = elig & _OPPONENTS[d & 1] if s.pairs else elig
     s.took = False
     s.passed = 0
     s.shown = 0
     s.banned = 0
     s.phase = "play"
     s.pending = None
-    s.limit = min(round_cap(s), s.hands[s.defender].bit_count())
-    s.awaiting = (lead,)
+    r = s.rules
+    cap = r._cap1 if s.round == 1 else r._capn
+    h = s.hands[d].bit_count()
+    s.limit = cap if cap < h else h
+    s.turn = SEAT_TURN[lead]

@@ -27,18 +27,8 @@ def _seats(mask: int) -> list[int]:
 
 def whose_turn(state: GameState) -> list[int]:
     """Seats (1-based) whose action is awaited now; [] in the check phase and after the end.
-    Cheap: the bench and the server's timers use it."""
-    try:
-        return list(_PLUS1[state.awaiting])
-    except KeyError:  # a hand-made state (from_json) with an unusual order
-        return [i + 1 for i in state.awaiting]
-
-
-# awaited 0-based seat tuples → 1-based (every subset of up to 6 seats, in seat order)
-_PLUS1: dict[tuple[int, ...], tuple[int, ...]] = {
-    t: tuple(j + 1 for j in t)
-    for t in (tuple(j for j in range(6) if m >> j & 1) for m in range(64))
-}
+    Cheap (a copy of the cached ``state.turn``): the bench and the server's timers use it."""
+    return [*state.turn]
 
 
 def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
