@@ -126,6 +126,7 @@ def ui_strings() -> dict[str, str]:
         "last_attack": _("{name} played {card}"),
         "last_defend": _("{name} beat {target} with {card}"),
         "last_transfer": _("{name} transferred with {card}"),
+        "last_transfer_show": _("{name} transferred by showing the trump {card}"),
         "last_take": _("{name} takes"),
         "last_pass": _("{name}: «Pass»"),
         "last_swap": _("{name} swapped the trump"),

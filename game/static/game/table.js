@@ -823,7 +823,7 @@ function lastText(v) {
   switch (l.type) {
     case "attack": return fmt(T.last_attack, { name, card: c });
     case "defend": return fmt(T.last_defend, { name, card: c, target: l.target ? label(l.target) : "" });
-    case "transfer": return fmt(T.last_transfer, { name, card: c });
+    case "transfer": return fmt(l.show ? T.last_transfer_show : T.last_transfer, { name, card: c });
     case "take": return fmt(T.last_take, { name });
     case "pass": return fmt(T.last_pass, { name });
     case "swap_trump": return fmt(T.last_swap, { name });
