@@ -34,7 +34,7 @@ from game.engine.flow import (
     set_result,
     settle,
 )
-from game.engine.seats import is_active, thrower_mask
+from game.engine.seats import SEAT_BIT, is_active, thrower_mask
 from game.engine.state import GameState
 
 RESIGN_REASONS = ("resign", "timeout")
@@ -392,18 +392,20 @@ def legal_actions(state: GameState, seat: Any) -> list[dict]:
         return []
     s = state
     i = seat - 1
-    if s.phase != "play" or s.out_mask >> i & 1:
-        if s.phase == "check" and not s.out_mask >> i & 1:
-            res: list[dict] = []
+    bit = SEAT_BIT[i]
+    if s.phase != "play" or s.out_mask & bit:
+        res: list[dict] = []
+        if s.phase == "check" and not s.out_mask & bit:
             _add_catches(s, i, res)
-            return res
-        return []
+        return res
     rules = s.rules
-    if not s.atk:
+    atk = s.atk
+    hands = s.hands
+    if not atk:
         if i == s.starter:
-            h = s.hands[i]
+            m = hands[i]
             res = list(map(_copy, map(_ATTACK_T, (
-                _C0[h & 8191] + _C1[h >> 13 & 8191] + _C2[h >> 26 & 8191] + _C3[h >> 39]
+                _C0[m & 8191] + _C1[m >> 13 & 8191] + _C2[m >> 26 & 8191] + _C3[m >> 39]
             ))))
         else:
             res = []
@@ -412,38 +414,26 @@ def legal_actions(state: GameState, seat: Any) -> list[dict]:
         return res
     if i == s.defender:
         res = _defender_moves(s, i) if not s.took and -1 in s.dfn else []
-    else:
-        res = _thrower_moves(s, i)
+    else:  # a thrower: can_add(), has_right() and starter_open() inlined
+        res = []
+        elig = s.elig
+        if elig & bit and len(atk) < s.limit and s.dfn.count(-1) < hands[s.defender].bit_count():
+            rm = -1 if rules.cheater else s.rmask
+            passed = s.passed
+            st = s.starter
+            m = hands[i] & rm
+            if m and (
+                rules.throw_in == "anyone"
+                or not passed & bit
+                and (i == st or not (elig & ~passed & SEAT_BIT[st] and hands[st] & rm))
+            ):
+                res = list(map(_copy, map(_ATTACK_T, (
+                    _C0[m & 8191] + _C1[m >> 13 & 8191] + _C2[m >> 26 & 8191] + _C3[m >> 39]
+                ))))
+                if not passed & bit:
+                    res.append({"type": "pass"})
     if rules.cheater:
         _add_catches(s, i, res)
-    return res
-
-
-def _thrower_moves(s: GameState, i: int) -> list[dict]:
-    """Throw-ins and the pass of a non-defender while cards are on the table: can_add(),
-    has_right() and starter_open() inlined (the starter has a throw = his right is open)."""
-    elig = s.elig
-    hands = s.hands
-    if not (
-        elig >> i & 1 and len(s.atk) < s.limit and s.dfn.count(-1) < hands[s.defender].bit_count()
-    ):
-        return []
-    rules = s.rules
-    rm = -1 if rules.cheater else s.rmask
-    passed = s.passed
-    st = s.starter
-    if rules.throw_in != "anyone" and (
-        passed >> i & 1 or i != st and (elig & ~passed) >> st & 1 and hands[st] & rm
-    ):
-        return []
-    m = hands[i] & rm
-    if not m:
-        return []
-    res = list(map(_copy, map(_ATTACK_T, (
-        _C0[m & 8191] + _C1[m >> 13 & 8191] + _C2[m >> 26 & 8191] + _C3[m >> 39]
-    ))))
-    if not passed >> i & 1:
-        res.append({"type": "pass"})
     return res
 
 

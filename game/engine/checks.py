@@ -30,15 +30,13 @@ def own_card(s: GameState, i: int, a: dict) -> int:
     return c
 
 
+# rank (0..12) of a rank set holding exactly one rank (rmask unions whole RANK_MASK entries)
+_SINGLE_RANK: dict[int, int] = {m: r for r, m in enumerate(RANK_MASK)}
+
+
 def table_rank(s: GameState) -> int:
     """The single rank of the table (0..12), or -1 if ranks are mixed/empty."""
-    m = s.rmask
-    for r in range(13):
-        if m == RANK_MASK[r]:
-            return r
-        if m & RANK_MASK[r]:
-            return -1
-    return -1
+    return _SINGLE_RANK.get(s.rmask, -1)
 
 
 def transfer_problem(s: GameState, i: int, add: int) -> tuple[str, str] | tuple[None, int]:
@@ -52,9 +50,8 @@ def transfer_problem(s: GameState, i: int, add: int) -> tuple[str, str] | tuple[
         return ("not_your_turn", "only the defender can transfer an attack")
     if s.took:
         return ("transfer_not_allowed", "no transfer after «Беру»")
-    for d in s.dfn:
-        if d >= 0:
-            return ("transfer_not_allowed", "no transfer once a card is beaten")
+    if s.dfn.count(-1) != len(s.dfn):
+        return ("transfer_not_allowed", "no transfer once a card is beaten")
     if s.round == 1 and not r.transfer_in_first_round:
         return ("transfer_not_allowed", "no transfer in the first round at this table")
     nd = next_opponent(s, i)

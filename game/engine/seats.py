@@ -7,6 +7,11 @@ if TYPE_CHECKING:
     from game.engine.state import GameState
 
 
+# SEAT_BIT[i] = 1 << i: ``mask & SEAT_BIT[i]`` is one int operation where ``mask >> i & 1`` is
+# two (int bit operations are not specialised by CPython 3.11; a tuple subscript is)
+SEAT_BIT: tuple[int, ...] = tuple(1 << i for i in range(6))
+
+
 def is_active(s: GameState, i: int) -> bool:
     """Still in the game (not out)."""
     return not (s.out_mask >> i & 1)
