@@ -15,6 +15,7 @@ from game.engine.cards import (
     RANK_OF,
     SUIT_MASK,
     card_strs,
+    chunk_tables,
 )
 from game.engine.cheater import catch, catch_targets
 from game.engine.checks import (
@@ -373,7 +374,9 @@ _HANDLERS: dict[str, Callable[[GameState, int, dict], None]] = {
 # Every listed action is a fresh copy of a template dict (callers may keep or change what they
 # get): map(dict.copy, ...) runs in C, cheaper than building each dict in a comprehension.
 _copy = dict.copy
-_ATTACK_T = {x: {"type": "attack", "card": x} for x in CARD_STR}.__getitem__
+# attack templates by 13-bit mask slice (cards.chunk_tables): listing a hand's attacks is four
+# subscripts and one map, no per-card lookup
+_A0, _A1, _A2, _A3 = chunk_tables([{"type": "attack", "card": x} for x in CARD_STR])
 _TRANSFER_T = {x: {"type": "transfer", "card": x} for x in CARD_STR}.__getitem__
 _SHOW_T = {x: {"type": "transfer", "card": x, "show": True} for x in CARD_STR}.__getitem__
 # _DEFEND_T[target code](card string) → {"type": "defend", "card": ..., "target": ...}
@@ -404,9 +407,9 @@ def legal_actions(state: GameState, seat: Any) -> list[dict]:
     if not atk:
         if i == s.starter:
             m = hands[i]
-            res = list(map(_copy, map(_ATTACK_T, (
-                _C0[m & 8191] + _C1[m >> 13 & 8191] + _C2[m >> 26 & 8191] + _C3[m >> 39]
-            ))))
+            res = list(map(_copy, (
+                _A0[m & 8191] + _A1[m >> 13 & 8191] + _A2[m >> 26 & 8191] + _A3[m >> 39]
+            )))
         else:
             res = []
         if rules.trump_swap != "nobody" and swap_allowed(s, i):
@@ -427,9 +430,9 @@ def legal_actions(state: GameState, seat: Any) -> list[dict]:
                 or not passed & bit
                 and (i == st or not (elig & ~passed & SEAT_BIT[st] and hands[st] & rm))
             ):
-                res = list(map(_copy, map(_ATTACK_T, (
-                    _C0[m & 8191] + _C1[m >> 13 & 8191] + _C2[m >> 26 & 8191] + _C3[m >> 39]
-                ))))
+                res = list(map(_copy, (
+                    _A0[m & 8191] + _A1[m >> 13 & 8191] + _A2[m >> 26 & 8191] + _A3[m >> 39]
+                )))
                 if not passed & bit:
                     res.append({"type": "pass"})
     if rules.cheater:

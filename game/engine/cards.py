@@ -7,7 +7,10 @@ rank sets are int bitmasks; the string form ("10H") is only used at the JSON edg
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
 
 RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS: str = "SHDC"
@@ -45,18 +48,21 @@ BEATERS: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
-def _chunk_table(offset: int) -> tuple[tuple[str, ...], ...]:
-    names = [CARD_STR[offset + b] if offset + b < 52 else "" for b in range(13)]
-    table: list[tuple[str, ...]] = [()]
-    for v in range(1, 1 << 13):
-        low = v & -v
-        name = names[low.bit_length() - 1]
-        table.append(((name,) if name else ()) + table[v ^ low])
-    return tuple(table)
+def chunk_tables(items: Sequence[T]) -> tuple[tuple[tuple[T, ...], ...], ...]:
+    """Four lookup tables, one per 13-bit slice of a card mask (4 slices cover 52 cards): entry v
+    of table k is the tuple of ``items[13 * k + b]`` for every set bit b of v, lowest first. A mask
+    is then listed with four subscripts and three tuple concatenations instead of a bit loop."""
+    tables = []
+    for offset in range(0, 52, 13):
+        table: list[tuple[T, ...]] = [()]
+        for b in range(offset, offset + 13):  # entries with bit b set = those without, + item b
+            table += [t + (items[b],) for t in table] if b < 52 else table
+        tables.append(tuple(table))
+    return tuple(tables)
 
 
 # card strings of a 13-bit slice of a mask (4 slices cover 52 cards), for fast hand listing
-CHUNKS = tuple(_chunk_table(13 * k) for k in range(4))
+CHUNKS = chunk_tables(CARD_STR)
 _C0, _C1, _C2, _C3 = CHUNKS
 
 
