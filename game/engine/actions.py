@@ -59,32 +59,40 @@ def apply_action(state: GameState, seat: int, action: Any) -> GameState:
         if handler is None:
             raise IllegalAction("unknown_action", f"unknown action type {str(t)[:20]!r}")
         i = seat - 1
-        if state.phase != "play":
-            if state.phase == "over":
-                raise IllegalAction("game_over", "the game is over")
-            if t != "catch" and t != "resign":
-                raise IllegalAction(
-                    "check_phase", "the round is being checked: only catches are allowed"
-                )
-        if t == "resign":
-            reason = action.get("reason", "resign")
-            if type(reason) is not str or reason not in RESIGN_REASONS:
-                raise IllegalAction("bad_action", "reason must be 'resign' or 'timeout'")
-            return do_resign(state, i, reason)
-        if state.out_mask >> i & 1:
-            raise IllegalAction("player_out", "you have finished this game")
+        if state.phase != "play" or handler is _resign or state.out_mask & SEAT_BIT[i]:
+            resigned = _off_the_hot_path(state, i, t, action)  # raises, or resigns
+            if resigned is not None:
+                return resigned
         # shallow clone: every handler replaces (never mutates) the lists it changes
         s = GameState()
-        s.__dict__ = d = state.__dict__.copy()
-        d["moves"] = moves = state.moves + 1
+        s.__dict__ = state.__dict__.copy()
         handler(s, i, action)
-        if moves >= MAX_MOVES and s.phase != "over":
+        s.moves += 1
+        if s.moves >= MAX_MOVES and s.phase != "over":
             set_result(s, None, [], [], True, "cap")
         return s
     except IllegalAction:
         raise
     except Exception as e:  # defensive: the contract is "only IllegalAction"
         raise IllegalAction("internal_error", f"engine error: {e!r}") from e
+
+
+def _off_the_hot_path(state: GameState, i: int, t: str, action: dict) -> GameState | None:
+    """apply_action's rarer cases, kept out of its hot path: the game is over, the check phase
+    (only catches), resign, a seat that is out. Raises, returns the resigned state, or None when
+    the action goes on as usual (a catch in the check phase)."""
+    if state.phase == "over":
+        raise IllegalAction("game_over", "the game is over")
+    if state.phase != "play" and t != "catch" and t != "resign":
+        raise IllegalAction("check_phase", "the round is being checked: only catches are allowed")
+    if t == "resign":
+        reason = action.get("reason", "resign")
+        if type(reason) is not str or reason not in RESIGN_REASONS:
+            raise IllegalAction("bad_action", "reason must be 'resign' or 'timeout'")
+        return do_resign(state, i, reason)
+    if state.out_mask & SEAT_BIT[i]:
+        raise IllegalAction("player_out", "you have finished this game")
+    return None
 
 
 def check_seat(state: Any, seat: Any) -> int:
@@ -191,9 +199,8 @@ def _attack(s: GameState, i: int, a: dict) -> None:
         s.dfn = [*dfn, -1]
         s.atk_by = [*s.atk_by, i]
         s.rmask |= rank
-    hands = s.hands[:]
+    s.hands = hands = [*s.hands]  # [*x] copies without building a slice object
     hands[i] ^= bit
-    s.hands = hands
     s.last = (i + 1, "attack", v, None)
     if s.took:
         settle(s)
@@ -231,9 +238,9 @@ def _defend(s: GameState, i: int, a: dict) -> None:
         if not s.rules.cheater:
             raise IllegalAction("does_not_beat", f"{v} does not beat {vt}")
         s.cheats |= 1 << (16 + k)
-    s.dfn = dfn = dfn[:]
+    s.dfn = dfn = [*dfn]
     dfn[k] = c
-    s.hands = hands = hands[:]
+    s.hands = hands = [*hands]
     hands[i] ^= bit
     s.rmask |= RANK_OF[c]
     if s.rules.throw_in == "anyone":
@@ -357,6 +364,11 @@ def _swap_trump(s: GameState, i: int, a: dict) -> None:
     settle(s)
 
 
+def _resign(s: GameState, i: int, a: dict) -> None:
+    """Never called: apply_action sends resign to do_resign (it needs the original state)."""
+    raise IllegalAction("internal_error", "resign is not dispatched as a move")
+
+
 _HANDLERS: dict[str, Callable[[GameState, int, dict], None]] = {
     "attack": _attack,
     "defend": _defend,
@@ -365,7 +377,7 @@ _HANDLERS: dict[str, Callable[[GameState, int, dict], None]] = {
     "pass": _pass,
     "swap_trump": _swap_trump,
     "catch": catch,
-    "resign": _take,  # never dispatched: _apply handles resign before the phase checks
+    "resign": _resign,
 }
 
 

@@ -70,11 +70,11 @@ SEAT_TURN: tuple[tuple[int, ...], ...] = tuple(TURN_OF[1 << j] for j in range(6)
 def open_throwers(s: GameState) -> tuple[int, ...]:
     """Seats (1-based) whose throw-in (or pass) is awaited: with the right, not passed, something
     to throw."""
-    hands = s.hands
-    if len(s.atk) >= s.limit or s.dfn.count(-1) >= hands[s.defender].bit_count():
-        return ()
     elig = s.elig & ~s.passed
     if not elig:
+        return ()
+    hands = s.hands
+    if len(s.atk) >= s.limit or s.dfn.count(-1) >= hands[s.defender].bit_count():
         return ()
     rules = s.rules
     rmask = -1 if rules.cheater else s.rmask
@@ -143,7 +143,7 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
     d = s.defender
     bit = _TABLE_BIT.__getitem__
     cards = sum(map(bit, s.atk)) + sum(map(bit, s.dfn))  # table_mask(s), inlined
-    hands = s.hands = s.hands[:]  # take / refill change hands: never mutate the caller's list
+    hands = s.hands = [*s.hands]  # take / refill change hands: never mutate the caller's list
     if how == "bito":
         s.discard |= cards
         s.gone |= cards
@@ -201,6 +201,7 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
     _next_round(s, after, d)
 
 
+_ALL_SEATS = tuple((1 << n) - 1 for n in range(7))  # mask of every seat of an n-seat table
 _ROT = {n: tuple(tuple((a + k) % n for k in range(n)) for a in range(n)) for n in range(2, 7)}
 
 
@@ -316,7 +317,7 @@ def start_round(s: GameState, lead: int) -> None:
     s.leader = lead
     s.starter = lead
     s.defender = d
-    elig = ((1 << n) - 1) & ~out & ~(1 << d)
+    elig = _ALL_SEATS[n] & ~(out | 1 << d)
     s.elig = elig & _OPPONENTS[d & 1] if s.pairs else elig
     s.took = False
     s.passed = 0
