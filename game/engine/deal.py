@@ -11,6 +11,31 @@ from game.engine.flow import start_round
 from game.engine.rules import InvalidRules, Rules
 from game.engine.state import GameState
 
+# card codes of each deck, lowest first (the order new_game shuffles)
+_DECK_CODES: dict[int, tuple[int, ...]] = {
+    size: tuple(c for c in range(52) if full >> c & 1) for size, full in DECK_MASK.items()
+}
+
+
+def shuffled(items: tuple[int, ...], seed: int | str) -> list[int]:
+    """``random.Random(seed).shuffle(list(items))``, inlined: the same getrandbits draws and swaps
+    as CPython's shuffle (with ``_randbelow_with_getrandbits``), without a Python call per card.
+    tests/engine/test_rules_deal.py checks it against random.shuffle, so a Python whose shuffle
+    differs is noticed."""
+    x = list(items)
+    getrandbits = random.Random(seed).getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1  # j uniform in [0, n): draw n.bit_length() bits until below n
+        k = _BIT_LENGTH[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+    return x
+
+
+_BIT_LENGTH = tuple(n.bit_length() for n in range(53))
+
 
 def rng_for(s: GameState) -> random.Random:
     """The state's RNG for its next random decision (deterministic from seed and draw count);
@@ -59,8 +84,7 @@ def new_game(
         raise InvalidRules("seed must be an int or a str")
     full = DECK_MASK[rules.deck_size]
     if deck is None:
-        codes = [c for c in range(52) if full >> c & 1]
-        random.Random(seed).shuffle(codes)
+        codes = shuffled(_DECK_CODES[rules.deck_size], seed)
     else:
         if not isinstance(deck, (list, tuple)) or not all(
             type(c) is str and c in CARD_CODE for c in deck
@@ -87,10 +111,9 @@ def new_game(
     s.rules = rules
     s.n = n
     s.pairs = rules.pairs
-    hands = [0] * n
-    for k in range(6 * n):
-        hands[k % n] |= BIT[codes[k]]
-    s.hands = hands
+    # one card at a time round-robin from seat 1: seat j gets codes[j], codes[j + n], ...
+    bit = BIT.__getitem__
+    s.hands = [sum(map(bit, codes[j : 6 * n : n])) for j in range(n)]
     s.stock = tuple(codes[6 * n:])
     s.trump_card = codes[-1]
     s.trump = codes[-1] & 3

@@ -33,6 +33,20 @@ def test_seeded_shuffle_is_deterministic():
     assert a.to_json() != c.to_json()
 
 
+def test_inlined_shuffle_matches_random_shuffle():
+    """deal.shuffled inlines random.shuffle for speed: same seed, same order (int and str seeds,
+    every deck size), so seeded games deal exactly as before."""
+    import random
+
+    from game.engine.deal import _DECK_CODES, shuffled
+
+    for size, codes in _DECK_CODES.items():
+        for seed in [*range(300), "a", "game:17", 2**60 + 3]:
+            expect = list(codes)
+            random.Random(seed).shuffle(expect)
+            assert shuffled(codes, seed) == expect, (size, seed)
+
+
 def test_face_up_trump_is_drawn_last():  # 000 §4
     hands = [["6S", "7S", "8S", "9S", "10S", "JS"], ["6H", "7H", "8H", "9H", "10H", "JH"]]
     s = game(hands, "AC", stock=["QS"])
