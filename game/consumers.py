@@ -14,12 +14,13 @@ import logging
 import time
 from collections import deque
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
-from game import services
+from game import services, socket_count
 from game.errors import ServiceError, message_for
 
 log = logging.getLogger(__name__)
@@ -90,6 +91,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     game_group: str | None = None
     last_version: tuple[int, int] = (0, -1)  # (game_id, version) of the last frame sent
     last_beat: float = 0.0
+    counted: bool = False  # this socket is in socket_count (closing the last one marks him gone)
 
     # ------------------------------------------------------------ connection
 
@@ -109,6 +111,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         await self._join(services.table_group(self.table_id))
         await self._follow_game(info)
+        await sync_to_async(socket_count.opened, thread_sensitive=False)(self.table_id, self.user.pk)
+        self.counted = True
         await _set_presence(self.table_id, self.user.pk, True)
         if self.seat is not None and info.get("playing"):
             await database_sync_to_async(services.set_connected)(self.game_id, self.user, True)
@@ -121,8 +125,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
         self.joined = []
         user = getattr(self, "user", None)
-        if user is None or not user.is_authenticated or not hasattr(self, "table_id"):
+        if user is None or not user.is_authenticated or not hasattr(self, "table_id") or not self.counted:
             return
+        self.counted = False
+        if await sync_to_async(socket_count.closed, thread_sensitive=False)(self.table_id, user.pk):
+            return  # another tab of his is still open at this table: he is still here
         await _set_presence(self.table_id, user.pk, False)
         if self.game_id is not None and self.seat is not None:
             try:
@@ -228,6 +235,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 if time.monotonic() - self.last_beat < HEARTBEAT_EVERY:
                     return  # presence is written at most every few seconds per socket
                 self.last_beat = time.monotonic()
+                await sync_to_async(socket_count.alive, thread_sensitive=False)(self.table_id, self.user.pk)
                 if self.seat is not None and self.game_id is not None:
                     await _parallel(services.heartbeat)(self.game_id, self.user)
                 else:

@@ -56,6 +56,15 @@ def _live_server_setup(set_database_connection, django_db_blocker) -> None:
     timers.start_ticker()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_stale_socket_counts() -> None:
+    """Table ids restart with every test database, so socket counts that an earlier run left in the
+    shared cache (game.socket_count) could pass for open tabs: every run starts from an empty cache."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture(scope="session")
 def asgi_live_server(django_db_setup, django_db_blocker) -> Iterator[str]:
     """A real daphne process serving the full ASGI app (HTTP + WebSockets) on the test database.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from channels.db import database_sync_to_async
 
@@ -73,3 +75,32 @@ async def test_seated_player_gets_his_own_hand_on_connect_and_spectator_none(set
     assert frame_w["seat"] is None and frame_w["view"]["hand"] == []
     await comm_a.disconnect(timeout=10)
     await comm_w.disconnect(timeout=10)
+
+
+async def test_closing_one_of_two_tabs_keeps_the_game_seat_connected_and_the_last_one_starts_the_clock(settings):
+    from game.models import GameSeat
+
+    settings.BOT_SCHEDULER = "off"
+    a, b = await database_sync_to_async(make_player)(), await database_sync_to_async(make_player)()
+    table = await database_sync_to_async(make_table)(humans=[a, b])
+    game = await database_sync_to_async(services.start_game)(table.pk)
+    first, ok1, _ = await open_socket(table.pk, b)
+    second, ok2, _ = await open_socket(table.pk, b)
+    assert ok1 and ok2
+    await receive_until(first, lambda f: f["type"] == "state")
+    await receive_until(second, lambda f: f["type"] == "state")
+
+    def seat():
+        return GameSeat.objects.get(game_id=game.pk, number=2)
+
+    await first.disconnect()
+    await asyncio.sleep(0.5)  # time for a (wrong) disconnect to be written
+    gs = await database_sync_to_async(seat)()
+    assert gs.connected and gs.disconnect_deadline is None
+    await second.disconnect()
+    for _ in range(50):
+        gs = await database_sync_to_async(seat)()
+        if not gs.connected:
+            break
+        await asyncio.sleep(0.1)
+    assert not gs.connected and gs.disconnect_deadline is not None

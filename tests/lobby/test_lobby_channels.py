@@ -124,6 +124,27 @@ async def test_presence_follows_the_socket_in_the_waiting_room(make_player):
     await watcher.disconnect()
 
 
+async def test_closing_one_of_two_tabs_keeps_the_waiting_room_seat_connected(make_player):
+    host = await database_sync_to_async(make_player)("twhost")
+    anna = await database_sync_to_async(make_player)("twanna")
+    table = await database_sync_to_async(services.create_table)(host, seats_count=2)
+    await database_sync_to_async(services.sit)(table.pk, anna, 2)
+    first = await _connect(table.pk, anna)
+    second = await _connect(table.pk, anna)
+
+    def seat2():
+        return Seat.objects.get(table_id=table.pk, number=2)
+
+    await _wait_for(seat2, lambda s: s.connected)
+    await first.disconnect()
+    await asyncio.sleep(0.5)  # time for a (wrong) disconnect to be written
+    seat = await database_sync_to_async(seat2)()
+    assert seat.connected and seat.inactive_deadline is None
+    await second.disconnect()  # the last tab: now she is gone
+    seat = await _wait_for(seat2, lambda s: not s.connected)
+    assert seat.inactive_deadline is not None
+
+
 async def test_at_zero_everyone_at_the_table_is_told_the_game_started(make_player):
     from datetime import timedelta
 
