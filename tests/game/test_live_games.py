@@ -68,7 +68,8 @@ async def _human(comm, frames: list, rng: random.Random, done: asyncio.Event) ->
         frames.append(frame)
         if frame.get("type") == "error":
             # a move listed as legal at the current version may only lose a race to another seat
-            assert frame["code"] == "stale_version", f"a legal move was refused: {frame}"
+            # (who moved first, or whose move ended the game)
+            assert frame["code"] in ("stale_version", "game_finished"), f"a legal move was refused: {frame}"
         if frame.get("type") != "state":
             continue
         if frame["status"] != "playing":

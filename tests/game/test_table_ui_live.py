@@ -124,9 +124,41 @@ def click_move(page, action: dict) -> None:
         page.click(f"#g-controls button[data-kind='{kind}']", timeout=15000)
         return
     card = action["card"]
-    page.click(f"#g-hand .card[data-card='{card}']", position={"x": 9, "y": 30}, timeout=15000)
+    tap(page, f"#g-hand .card[data-card='{card}']")
     if kind == "defend" and page.evaluate("window.__table.selected") == card:
-        page.click(f"#g-battle .card[data-card='{action['target']}']", timeout=15000)
+        tap(page, f"#g-battle .card[data-card='{action['target']}']")
+
+
+# A point of the element that is not covered by a neighbour (cards of a fan overlap and are rotated,
+# so a fixed offset can land on the card beside it): what a person's finger aims at.
+VISIBLE_POINT_JS = """(sel) => {
+  const el = document.querySelector(sel);
+  if (!el) return null;
+  const r = el.getBoundingClientRect();
+  for (const fy of [0.25, 0.5, 0.15, 0.75, 0.4]) {
+    for (const fx of [0.2, 0.1, 0.35, 0.5, 0.7, 0.9]) {
+      const x = r.left + r.width * fx, y = r.top + r.height * fy;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && (hit === el || el.contains(hit))) return [x, y];
+    }
+  }
+  return null;
+}"""
+
+
+def tap(page, selector: str, timeout: float = 15.0) -> None:
+    """Click the visible part of `selector` (waiting for it to be there and uncovered)."""
+    end = time.monotonic() + timeout
+    last = None
+    while True:
+        point = page.evaluate(VISIBLE_POINT_JS, selector)
+        if point is not None and point == last:  # the same twice: not moving (cards animate in)
+            page.mouse.click(point[0], point[1])
+            return
+        last = point
+        if time.monotonic() > end:
+            raise AssertionError(f"{selector} is not on screen, covered everywhere or moving")
+        page.wait_for_timeout(60)
 
 
 def wait_change(page, old_version: int, timeout: float = 10.0) -> None:

@@ -9,7 +9,7 @@ import contextlib
 import pytest
 
 from tests.engine.scenario_kit import deck_for
-from tests.game.test_table_ui_live import close, make_player, open_table, view
+from tests.game.test_table_ui_live import close, make_player, open_table, tap, view
 
 pytestmark = [pytest.mark.timeout(300)]
 
@@ -103,7 +103,7 @@ def test_transferring_by_showing_the_trump_keeps_it_in_hand_and_passes_the_defen
     assert show in v["legal"]
     page.wait_for_timeout(500)
     page.screenshot(path=str(screenshot_dir / "table_ui_show_transfer_offered.png"))
-    page.click("#g-hand .card[data-card='7C']")  # the last card of the fan: all of it shows
+    tap(page, "#g-hand .card[data-card='7C']")
     page.screenshot(path=str(screenshot_dir / "table_ui_show_transfer_selected.png"))
     page.click("#g-controls button[data-kind='transfer']")
     wait_until(page, "v.defender === 1")
