@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from game.engine.cards import BIT
 from game.engine.seats import (
+    _NEXT_ACTIVE,
     _NEXT_OPPONENT,
     _OPPONENTS,
+    SEAT_BIT,
     is_active,
-    next_active,
     next_opponent,
     partner,
     team_of,
@@ -67,30 +68,6 @@ TURN_OF: tuple[tuple[int, ...], ...] = tuple(tuple(j + 1 for j in seats) for sea
 SEAT_TURN: tuple[tuple[int, ...], ...] = tuple(TURN_OF[1 << j] for j in range(6))
 
 
-def open_throwers(s: GameState) -> tuple[int, ...]:
-    """Seats (1-based) whose throw-in (or pass) is awaited: with the right, not passed, something
-    to throw."""
-    elig = s.elig & ~s.passed
-    if not elig:
-        return ()
-    hands = s.hands
-    if len(s.atk) >= s.limit or s.dfn.count(-1) >= hands[s.defender].bit_count():
-        return ()
-    rules = s.rules
-    rmask = -1 if rules.cheater else s.rmask
-    if rules.throw_in == "starter_first":
-        st = s.starter
-        if elig >> st & 1:
-            if hands[st] & rmask:
-                return SEAT_TURN[st]
-            elig ^= 1 << st
-    m = 0
-    for j in _SEATS_OF[elig]:
-        if hands[j] & rmask:
-            m |= 1 << j
-    return TURN_OF[m]
-
-
 def settle(s: GameState) -> None:
     """After an action: close the round if nobody can or will act, else cache who is awaited
     (``s.turn``)."""
@@ -106,20 +83,32 @@ def settle(s: GameState) -> None:
 
 def defender_done(s: GameState) -> None:
     """The defender has nothing left to do (every card beaten, or «Беру»): await the throwers
-    who can still add, else close the round (at once with auto_bito, 004)."""
-    if not s.took and s.rules.auto_bito:  # 004: the round ends as soon as all are beaten
-        _close(s, "bito")
-        return
-    ot = open_throwers(s)
-    if ot:
-        s.turn = ot
-    else:
-        _close(s, "take" if s.took else "bito")
-
-
-def _close(s: GameState, how: str) -> None:
-    """Close the round, or (cheater mode, 000 §12) open the 4-second check phase first."""
-    if s.rules.cheater:
+    who may and can still add (the right, not passed, room on the table, something to throw),
+    else close the round (at once with auto_bito, 004). One function, no helpers: it runs after
+    most moves."""
+    rules = s.rules
+    took = s.took
+    if took or not rules.auto_bito:  # 004: with auto_bito the round ends once all are beaten
+        elig = s.elig & ~s.passed
+        hands = s.hands
+        if elig and len(s.atk) < s.limit and s.dfn.count(-1) < hands[s.defender].bit_count():
+            rmask = -1 if rules.cheater else s.rmask
+            if rules.throw_in == "starter_first":  # the starter first (000 §7)
+                st = s.starter
+                if elig & SEAT_BIT[st]:
+                    if hands[st] & rmask:
+                        s.turn = SEAT_TURN[st]
+                        return
+                    elig ^= SEAT_BIT[st]
+            m = 0
+            for j in _SEATS_OF[elig]:
+                if hands[j] & rmask:
+                    m |= SEAT_BIT[j]
+            if m:
+                s.turn = TURN_OF[m]
+                return
+    how = "take" if took else "bito"
+    if rules.cheater:  # 000 §12: the 4-second check phase comes before the close
         s.phase = "check"
         s.pending = how
         s.turn = ()
@@ -295,15 +284,16 @@ def resign_result(s: GameState, i: int, reason: str) -> None:
 
 def _next_round(s: GameState, after: str, d: int) -> None:
     """Who leads next (000 §9, 003, 004) and the new round's limit (001)."""
+    out = s.out_mask
     if after == "bito":
-        if not s.out_mask >> d & 1:
+        if not out & SEAT_BIT[d]:
             lead = d
         elif s.pairs and is_active(s, partner(s, d)):
             lead = partner(s, d)  # 003: the lone partner plays for both
         else:
-            lead = next_active(s, d)
+            lead = _NEXT_ACTIVE[s.n][out][d]  # next_active(s, d)
     else:
-        lead = next_opponent(s, d) if s.pairs else next_active(s, d)
+        lead = next_opponent(s, d) if s.pairs else _NEXT_ACTIVE[s.n][out][d]
     s.round += 1
     start_round(s, lead)
 
