@@ -25,6 +25,7 @@ from django.db import IntegrityError, transaction
 from django.db.models.functions import Now
 from django.utils import timezone
 
+from durak_site.clock import db_now
 from game import engine
 from game.errors import ServiceError
 from game.models import Game, GameEvent, GameSeat
@@ -309,8 +310,13 @@ def _turn_seconds(game: Game) -> int:
     return game.turn_seconds or 30
 
 
+def _now(game: Game):
+    """The database's clock (durak_site.clock): read with the game row's lock when it was taken."""
+    return getattr(game, "db_now", None) or db_now()
+
+
 def _set_deadline(game: Game, state: engine.GameState, turn_seconds: int | None = None) -> None:
-    now = timezone.now()
+    now = _now(game)
     if state.result is not None or state.phase == "over":
         game.deadline, game.deadline_kind, game.deadline_seats = None, "", []
     elif state.phase == "check":
@@ -326,7 +332,9 @@ def _set_deadline(game: Game, state: engine.GameState, turn_seconds: int | None 
 
 
 def _locked_games():
-    return Game.objects.select_for_update().defer("initial_state")
+    """Game rows for update, each with the database's time of the locking statement (`db_now`):
+    deadlines are set by that one clock, the one the timers judge them by."""
+    return Game.objects.select_for_update().defer("initial_state").annotate(db_now=Now())
 
 
 def _lock(game_id: int) -> Game:
@@ -653,13 +661,13 @@ def set_connected(game_id: int, player, connected: bool) -> None:
     """Presence of a seated human (socket connect/disconnect, heartbeats). A disconnect starts his
     disconnect deadline (policy "lose": 30 s; "bot": 15 s notice, then 60 s to a takeover); a
     reconnect clears it and hands a taken-over seat back."""
-    now = timezone.now()
     changed = False
     back = False
     with transaction.atomic():
         game = _locked_games().filter(pk=game_id).first()
         if game is None:
             return
+        now = game.db_now
         gs = GameSeat.objects.filter(game=game, player=player).first()
         if gs is None:
             return
@@ -704,7 +712,7 @@ def fire_disconnect_deadline(game_id: int, seat_number: int, *args: Any, **kwarg
     "disconnected"), then after 60 s more a bot takes his seat. "Due" is judged by the database's
     clock (the one the timers' sweep uses), so a worker whose clock lags never refuses a due firing."""
     with transaction.atomic():
-        game = _locked_games().filter(pk=game_id).annotate(db_now=Now()).first()
+        game = _locked_games().filter(pk=game_id).first()
         if game is None or game.status != Game.Status.PLAYING:
             return None
         now = game.db_now

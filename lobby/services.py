@@ -28,10 +28,10 @@ import secrets
 import threading
 from datetime import datetime, timedelta
 
-from django.db import connection, models, transaction
-from django.utils import timezone
+from django.db import models, transaction
 from django.utils.translation import gettext as _
 
+from durak_site.clock import db_now
 from game.engine.rules import RULE_CHOICES, InvalidRules, Rules
 
 from .errors import ServiceError
@@ -52,15 +52,6 @@ SERIES_CHOICES = (1, 3, 5, 10, 30)
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def db_now() -> datetime:
-    """The database's clock: the one clock all due checks use (TEAM.md)."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT now()")
-            return cursor.fetchone()[0]
-    return timezone.now()
 
 
 def _locked(table_id) -> Table:

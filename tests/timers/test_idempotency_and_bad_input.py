@@ -73,6 +73,24 @@ def test_a_disconnect_due_by_the_database_clock_fires_even_when_the_worker_clock
     assert GameSeat.objects.get(game=game, number=2).left_at is not None  # policy "lose": he lost
 
 
+def test_a_turn_deadline_is_set_by_the_database_clock_not_the_process_clock():
+    if connection.vendor != "postgresql":
+        pytest.skip("the embedded SQLite database has no clock of its own")
+    a, b = make_player(), make_player()
+    _, game = start_game(a, b)
+    players = {1: a, 2: b}
+    leader = awaited(game)[0]
+    attack = next(x for x in legal(game, leader) if x["type"] == "attack")
+    lagging = timezone.now() - timedelta(minutes=5)  # this process's clock is five minutes behind
+    with mock.patch("django.utils.timezone.now", return_value=lagging):
+        play(game, players[leader], attack)
+    game.refresh_from_db()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT now()")
+        db_now = cursor.fetchone()[0]
+    assert 25 < (game.deadline - db_now).total_seconds() <= 30  # 30 s from the database's now
+
+
 def test_two_sweepers_at_once_fire_each_row_once():
     if connection.vendor != "postgresql":
         pytest.skip("row locks with skip_locked need Postgres")
