@@ -119,15 +119,12 @@ def do_resign(state: GameState, i: int, reason: str) -> GameState:
 
 
 def _place_attack(s: GameState, i: int, c: int, honest: bool) -> None:
-    """Lay an attack card (transfer path; copies the lists it changes)."""
-    s.atk = s.atk[:]
-    s.dfn = s.dfn[:]
-    s.atk_by = s.atk_by[:]
-    s.hands = s.hands[:]
+    """Lay an attack card (transfer path; copies the hands list it changes)."""
     k = len(s.atk)
-    s.atk.append(c)
-    s.dfn.append(-1)
-    s.atk_by.append(i)
+    s.atk = s.atk + (c,)
+    s.dfn = s.dfn + (-1,)
+    s.atk_by = s.atk_by + (i,)
+    s.hands = [*s.hands]
     s.hands[i] &= ~BIT[c]
     s.rmask |= RANK_OF[c]
     if not honest:
@@ -135,6 +132,9 @@ def _place_attack(s: GameState, i: int, c: int, honest: bool) -> None:
 
 
 _CODE = CARD_CODE.get
+_ONE_CARD = tuple((c,) for c in range(52))
+_ONE_SEAT = tuple((j,) for j in range(6))
+_UNBEATEN = (-1,)
 
 
 def _attack(s: GameState, i: int, a: dict) -> None:
@@ -151,9 +151,9 @@ def _attack(s: GameState, i: int, a: dict) -> None:
         bit = BIT[c]
         if not s.hands[i] & bit:
             raise IllegalAction("card_not_in_hand", "you do not hold that card")
-        s.atk = [c]
-        s.dfn = [-1]
-        s.atk_by = [i]
+        s.atk = _ONE_CARD[c]  # shared one-element tuples: a lead allocates no table
+        s.dfn = _UNBEATEN
+        s.atk_by = _ONE_SEAT[i]
         s.rmask = RANK_OF[c]  # the table was empty
     else:
         if i == s.defender:
@@ -195,9 +195,9 @@ def _attack(s: GameState, i: int, a: dict) -> None:
             s.cheats |= 1 << len(atk)
         if rules.throw_in == "anyone":
             s.passed = 0  # 004: a new card resets the passes
-        s.atk = [*atk, c]
-        s.dfn = [*dfn, -1]
-        s.atk_by = [*s.atk_by, i]
+        s.atk = atk + _ONE_CARD[c]  # tuple + shared tuple: one allocation each
+        s.dfn = dfn + _UNBEATEN
+        s.atk_by = s.atk_by + _ONE_SEAT[i]
         s.rmask |= rank
     s.hands = hands = [*s.hands]  # [*x] copies without building a slice object
     hands[i] ^= bit
@@ -238,8 +238,7 @@ def _defend(s: GameState, i: int, a: dict) -> None:
         if not s.rules.cheater:
             raise IllegalAction("does_not_beat", f"{v} does not beat {vt}")
         s.cheats |= 1 << (16 + k)
-    s.dfn = dfn = [*dfn]
-    dfn[k] = c
+    s.dfn = dfn = dfn[:k] + _ONE_CARD[c] + dfn[k + 1:]
     s.hands = hands = [*hands]
     hands[i] ^= bit
     s.rmask |= RANK_OF[c]

@@ -119,9 +119,9 @@ def new_game(
     s.trump = codes[-1] & 3
     s.discard = 0
     s.gone = 0
-    s.atk = []
-    s.dfn = []
-    s.atk_by = []
+    s.atk = ()
+    s.dfn = ()
+    s.atk_by = ()
     s.cheats = 0
     s.rmask = 0
     s.round = 1

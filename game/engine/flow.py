@@ -143,9 +143,9 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
     else:  # "caught" (000 §12): the cheater takes everything
         hands[cheater] |= cards
         after = "take" if cheater == d else "bito"
-    s.atk = []
-    s.dfn = []
-    s.atk_by = []
+    s.atk = ()
+    s.dfn = ()
+    s.atk_by = ()
     s.cheats = 0
     s.rmask = 0
     s.pending = None

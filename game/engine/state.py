@@ -48,9 +48,9 @@ class GameState:
     trump_card: int         # the face-up card (code)
     discard: int            # bitmask (the bito pile)
     gone: int               # every card ever seen going to the discard (public memory)
-    atk: list[int]          # attack cards in table order
-    dfn: list[int]          # defence per attack slot, -1 = unbeaten
-    atk_by: list[int]       # seat index that laid each attack card
+    atk: tuple[int, ...]    # attack cards in table order
+    dfn: tuple[int, ...]    # defence per attack slot, -1 = unbeaten
+    atk_by: tuple[int, ...]  # seat index that laid each attack card
     cheats: int             # cheater mode: bit i = attack slot i dishonest, bit 16+i = defence
     rmask: int              # union of RANK_MASK of all table cards (throw-in ranks)
     leader: int             # who opened this round (refill starts with him)
@@ -81,14 +81,11 @@ class GameState:
     elig: int               # cached thrower mask for the current defender (seats.thrower_mask)
 
     def copy(self) -> GameState:
-        """A new state sharing immutable parts; the lists that actions change in place are
-        copied (a plain __dict__ copy is the cheapest clone CPython offers)."""
+        """A new state sharing immutable parts (the table is tuples); the hands list, which
+        callers (tests) may change in place, is copied."""
         c = GameState()
         d = self.__dict__.copy()
         d["hands"] = self.hands[:]
-        d["atk"] = self.atk[:]
-        d["dfn"] = self.dfn[:]
-        d["atk_by"] = self.atk_by[:]
         c.__dict__ = d
         return c
 
@@ -174,9 +171,11 @@ class GameState:
             s.discard = from_strs(d["discard"])
             s.gone = from_strs(d["gone"])
             table = d["table"]
-            s.atk = [CARD_CODE[t["attack"]] for t in table]
-            s.dfn = [CARD_CODE[t["defense"]] if t["defense"] is not None else -1 for t in table]
-            s.atk_by = [int(t["by"]) - 1 for t in table]
+            s.atk = tuple(CARD_CODE[t["attack"]] for t in table)
+            s.dfn = tuple(
+                CARD_CODE[t["defense"]] if t["defense"] is not None else -1 for t in table
+            )
+            s.atk_by = tuple(int(t["by"]) - 1 for t in table)
             cheats = 0
             rmask = 0
             for k, t in enumerate(table):
@@ -184,7 +183,7 @@ class GameState:
                     cheats |= 1 << k
                 if not t["defense_honest"]:
                     cheats |= 1 << (16 + k)
-            for c in s.atk + [x for x in s.dfn if x >= 0]:
+            for c in s.atk + tuple(x for x in s.dfn if x >= 0):
                 rmask |= RANK_OF[c]
             s.cheats = cheats
             s.rmask = rmask
