@@ -238,7 +238,8 @@ def _defend(s: GameState, i: int, a: dict) -> None:
         if not s.rules.cheater:
             raise IllegalAction("does_not_beat", f"{v} does not beat {vt}")
         s.cheats |= 1 << (16 + k)
-    s.dfn = dfn = dfn[:k] + _ONE_CARD[c] + dfn[k + 1:]
+    # one attack card (the usual case): a shared tuple; else rebuild around slot k
+    s.dfn = dfn = _ONE_CARD[c] if len(dfn) == 1 else dfn[:k] + _ONE_CARD[c] + dfn[k + 1:]
     s.hands = hands = [*hands]
     hands[i] ^= bit
     s.rmask |= RANK_OF[c]

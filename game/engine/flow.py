@@ -118,20 +118,20 @@ def defender_done(s: GameState) -> None:
 
 # BIT extended so that index -1 (the defence of an unbeaten slot) maps to no card
 _TABLE_BIT = (*BIT, 0)
+_table_bit = _TABLE_BIT.__getitem__  # bound once: a bound method is an allocation
+_bit = BIT.__getitem__
 
 
 def table_mask(s: GameState) -> int:
     """The cards on the table as a mask (a sum of distinct bits is their union)."""
-    bit = _TABLE_BIT.__getitem__
-    return sum(map(bit, s.atk)) + sum(map(bit, s.dfn))
+    return sum(map(_table_bit, s.atk)) + sum(map(_table_bit, s.dfn))
 
 
 def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
     """Move the table (bito: discard; take: defender; caught: the cheater), refill (000 §9), mark
     players out (000 §10), decide the game or set up the next round."""
     d = s.defender
-    bit = _TABLE_BIT.__getitem__
-    cards = sum(map(bit, s.atk)) + sum(map(bit, s.dfn))  # table_mask(s), inlined
+    cards = sum(map(_table_bit, s.atk)) + sum(map(_table_bit, s.dfn))  # table_mask(s), inlined
     hands = s.hands = [*s.hands]  # take / refill change hands: never mutate the caller's list
     if how == "bito":
         s.discard |= cards
@@ -160,7 +160,7 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
         for i in order:
             need = 6 - hands[i].bit_count()
             if need > 0 and stock:
-                hands[i] |= sum(map(BIT.__getitem__, stock[:need]))  # distinct cards: | = +
+                hands[i] |= sum(map(_bit, stock[:need]))  # distinct cards: | = +
                 stock = stock[need:]
         s.stock = stock
     went_out = False
