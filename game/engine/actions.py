@@ -478,9 +478,10 @@ def _add_transfers(s: GameState, i: int, hand: int, cheater: bool, res: list[dic
     m = hand if cheater else honest_transfer_cards(s, i)
     if m and transfer_problem(s, i, 1)[0] is None:
         res += map(_copy, map(_TRANSFER_T, card_strs(m)))
-    m = show_cards(s, i)
-    if m and transfer_problem(s, i, 0)[0] is None:
-        res += map(_copy, map(_SHOW_T, card_strs(m)))
+    if s.rules.transfer_by_showing_trump:
+        m = show_cards(s, i)
+        if m and transfer_problem(s, i, 0)[0] is None:
+            res += map(_copy, map(_SHOW_T, card_strs(m)))
 
 
 def _add_catches(s: GameState, i: int, res: list[dict]) -> None:

@@ -68,7 +68,7 @@ def transfer_problem(s: GameState, i: int, add: int) -> tuple[str, str] | tuple[
 
 def honest_transfer_cards(s: GameState, i: int) -> int:
     """Cards of seat i that transfer honestly (same rank as all attack cards; trump setting)."""
-    r = table_rank(s)
+    r = _SINGLE_RANK.get(s.rmask, -1)  # table_rank(s), inlined: every perevodnoy defence lists it
     if r < 0:
         return 0
     m = s.hands[i] & RANK_MASK[r]
