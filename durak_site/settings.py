@@ -118,7 +118,11 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # redis-py 8 defaults socket_timeout to 5 s, the same as channels-redis' BZPOPMIN wait: a reply
             # a hair late would kill the consumer holding the receive lock. Give reads ample room.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}], "capacity": 1500, "expiry": 30},
+            # It also caps a pool at 100 connections and then raises instead of waiting: a burst of a few
+            # hundred sockets joining, leaving or being sent to at once (bench_ws, 200 tables) crashed
+            # consumers (close 1011) and lost frames. One pool serves a whole web process: let it grow.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "max_connections": 2000}],
+                       "capacity": 1500, "expiry": 30},
         }
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
