@@ -208,16 +208,24 @@ def _fire_game(kind: str):
     return firer
 
 
+def _lock_parent(child_model, parent_model, seat_id: int, skip_locked: bool, **parent_filter):
+    """The first step of every per-seat firing: the seat's game (or table) row, locked (skipped when
+    another firer holds it), with its version. None when the seat is gone or its parent does not match."""
+    parent_field = f"{parent_model._meta.model_name}_id"  # game_id / table_id
+    parent_id = child_model.objects.filter(pk=seat_id).values_list(parent_field, flat=True).first()
+    if parent_id is None:
+        return None
+    row = _locked(parent_model.objects.filter(pk=parent_id, **parent_filter), skip_locked).values("version").first()
+    return None if row is None else (parent_id, row["version"])
+
+
 def _fire_disconnect(seat_id: int, version: int | None, skip_locked: bool) -> Fired | None:
     from game.models import Game, GameSeat
 
-    game_id = GameSeat.objects.filter(pk=seat_id).values_list("game_id", flat=True).first()
-    if game_id is None:
+    parent = _lock_parent(GameSeat, Game, seat_id, skip_locked, status=Game.Status.PLAYING)
+    if parent is None:
         return None
-    game = _locked(Game.objects.filter(pk=game_id, status=Game.Status.PLAYING), skip_locked).values(
-        "version").first()
-    if game is None:
-        return None
+    game_id, game_version = parent
     seat = (GameSeat.objects.filter(pk=seat_id, disconnect_deadline__lte=Now())
             .annotate(db_now=Now()).values("number", "disconnect_deadline", "db_now").first())
     if seat is None:
@@ -227,20 +235,17 @@ def _fire_disconnect(seat_id: int, version: int | None, skip_locked: bool) -> Fi
         return None
     late = _late(seat["db_now"], seat["disconnect_deadline"])
     func(game_id, seat["number"])
-    return Fired("disconnect", seat_id, game["version"], late)
+    return Fired("disconnect", seat_id, game_version, late)
 
 
 def _fire_heartbeat(seat_id: int, version: int | None, skip_locked: bool) -> Fired | None:
     """A seat still marked connected whose last ping is older than heartbeat_timeout(): it is gone."""
     from game.models import Game, GameSeat
 
-    game_id = GameSeat.objects.filter(pk=seat_id).values_list("game_id", flat=True).first()
-    if game_id is None:
+    parent = _lock_parent(GameSeat, Game, seat_id, skip_locked, status=Game.Status.PLAYING)
+    if parent is None:
         return None
-    game = _locked(Game.objects.filter(pk=game_id, status=Game.Status.PLAYING), skip_locked).values(
-        "version").first()
-    if game is None:
-        return None
+    game_id, game_version = parent
     seat = (GameSeat.objects.select_related("player")
             .filter(pk=seat_id, connected=True, player__isnull=False,
                     last_heartbeat__lt=Now() - heartbeat_timeout()).first())
@@ -252,7 +257,7 @@ def _fire_heartbeat(seat_id: int, version: int | None, skip_locked: bool) -> Fir
     logger.info("timers: game %s seat %s: no heartbeat since %s, treating as disconnected", game_id,
                 seat.number, seat.last_heartbeat)
     func(game_id, seat.player, False)
-    return Fired("heartbeat", seat_id, game["version"], 0.0)
+    return Fired("heartbeat", seat_id, game_version, 0.0)
 
 
 def _fire_table(kind: str):
@@ -283,12 +288,10 @@ def _fire_table(kind: str):
 def _fire_inactive(seat_id: int, version: int | None, skip_locked: bool) -> Fired | None:
     from lobby.models import Seat, Table
 
-    table_id = Seat.objects.filter(pk=seat_id).values_list("table_id", flat=True).first()
-    if table_id is None:
+    parent = _lock_parent(Seat, Table, seat_id, skip_locked)
+    if parent is None:
         return None
-    table = _locked(Table.objects.filter(pk=table_id), skip_locked).values("version").first()
-    if table is None:
-        return None
+    table_id, table_version = parent
     seat = (Seat.objects.filter(pk=seat_id, inactive_deadline__lte=Now())
             .annotate(db_now=Now()).values("number", "inactive_deadline", "db_now").first())
     if seat is None:
@@ -298,21 +301,18 @@ def _fire_inactive(seat_id: int, version: int | None, skip_locked: bool) -> Fire
         return None
     late = _late(seat["db_now"], seat["inactive_deadline"])
     func(table_id, seat["number"])
-    return Fired("inactive", seat_id, table["version"], late)
+    return Fired("inactive", seat_id, table_version, late)
 
 
 def _fire_presence(seat_id: int, version: int | None, skip_locked: bool) -> Fired | None:
     """Waiting room: a seat marked connected whose last ping is stale."""
     from lobby.models import Seat, Table
 
-    table_id = Seat.objects.filter(pk=seat_id).values_list("table_id", flat=True).first()
-    if table_id is None:
+    parent = _lock_parent(Seat, Table, seat_id, skip_locked,
+                          status__in=[Table.Status.WAITING, Table.Status.COUNTDOWN])
+    if parent is None:
         return None
-    table = _locked(Table.objects.filter(pk=table_id, status__in=[Table.Status.WAITING,
-                                                                   Table.Status.COUNTDOWN]),
-                    skip_locked).values("version").first()
-    if table is None:
-        return None
+    table_id, table_version = parent
     seat = Seat.objects.filter(pk=seat_id, connected=True, player__isnull=False,
                                last_seen__lt=Now() - heartbeat_timeout()).values("player_id").first()
     if seat is None:
@@ -321,7 +321,7 @@ def _fire_presence(seat_id: int, version: int | None, skip_locked: bool) -> Fire
     if func is None:
         return None
     func(table_id, seat["player_id"], False)
-    return Fired("presence", seat_id, table["version"], 0.0)
+    return Fired("presence", seat_id, table_version, 0.0)
 
 
 def _fire_bot(game_id: int, version: int | None, skip_locked: bool) -> Fired | None:
