@@ -18,17 +18,31 @@ class Outcome(models.TextChoices):
     DRAW = "draw", _("draw")
 
 
-class Rating(models.Model):
-    """A player's current standing, kept in indexed columns (never recomputed from history)."""
+class Standing(models.Model):
+    """The counters a standing keeps in columns (never recomputed from history): the overall rating
+    and each variant's share them."""
 
-    player = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating",
-                                  primary_key=True)
-    value = models.IntegerField(default=START_RATING, db_index=True)
+    value = models.IntegerField(default=START_RATING)
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
     losses = models.PositiveIntegerField(default=0)
     draws = models.PositiveIntegerField(default=0)
     last_played = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def win_percent(self) -> int | None:
+        return round(100 * self.wins / self.games) if self.games else None
+
+
+class Rating(Standing):
+    """A player's current standing, kept in indexed columns (never recomputed from history)."""
+
+    player = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating",
+                                  primary_key=True)
+    value = models.IntegerField(default=START_RATING, db_index=True)
 
     class Meta:
         verbose_name = _("rating")
@@ -38,22 +52,12 @@ class Rating(models.Model):
     def __str__(self) -> str:
         return f"{self.player} {self.value}"
 
-    @property
-    def win_percent(self) -> int | None:
-        return round(100 * self.wins / self.games) if self.games else None
 
-
-class RatingVariant(models.Model):
+class RatingVariant(Standing):
     """The same standing per game variant (podkidnoy / perevodnoy), for the leaderboard filter."""
 
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="variant_ratings")
     variant = models.CharField(max_length=12)
-    value = models.IntegerField(default=START_RATING)
-    games = models.PositiveIntegerField(default=0)
-    wins = models.PositiveIntegerField(default=0)
-    losses = models.PositiveIntegerField(default=0)
-    draws = models.PositiveIntegerField(default=0)
-    last_played = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("variant rating")
@@ -63,10 +67,6 @@ class RatingVariant(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.variant} {self.value}"
-
-    @property
-    def win_percent(self) -> int | None:
-        return round(100 * self.wins / self.games) if self.games else None
 
 
 class RatingChange(models.Model):
