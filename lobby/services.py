@@ -346,9 +346,7 @@ def sit(table_id, player, number) -> Table:
         table = _locked(table_id)
         _require_open(table)
         seats = _seats(table)
-        target = next((s for s in seats if s.number == number), None)
-        if target is None:
-            raise ServiceError("no_such_seat", _("There is no seat %(n)s at this table.") % {"n": number})
+        target = _seat_numbered(seats, number)
         mine = _seat_of(seats, player.pk)
         if mine is not None and mine.pk == target.pk:
             return table
@@ -422,6 +420,14 @@ def _after_leave(table: Table, seats: list[Seat], before: int, left: dict, notic
     return _finish(table, seats, notice, restart=True)
 
 
+def _seat_numbered(seats: list[Seat], number) -> Seat:
+    """Seat `number` of the table, or the refusal a person gets for a seat that does not exist."""
+    target = next((s for s in seats if s.number == number), None)
+    if target is None:
+        raise ServiceError("no_such_seat", _("There is no seat %(n)s at this table.") % {"n": number})
+    return target
+
+
 def _next_human(seats: list[Seat], after_number: int) -> Seat | None:
     humans = _humans(seats)
     if not humans:
@@ -438,9 +444,7 @@ def add_bot(table_id, by, number, level="heuristic") -> Table:
         _require_open(table)
         seats = _seats(table)
         _require_manager(table, seats, by, "bots")
-        target = next((s for s in seats if s.number == number), None)
-        if target is None:
-            raise ServiceError("no_such_seat", _("There is no seat %(n)s at this table.") % {"n": number})
+        target = _seat_numbered(seats, number)
         if not target.is_free:
             if all(not s.is_free for s in seats):
                 raise ServiceError("table_full", _("The table is full."))
@@ -460,9 +464,7 @@ def remove_bot(table_id, by, number) -> Table:
         _require_open(table)
         seats = _seats(table)
         _require_manager(table, seats, by, "bots")
-        target = next((s for s in seats if s.number == number), None)
-        if target is None:
-            raise ServiceError("no_such_seat", _("There is no seat %(n)s at this table.") % {"n": number})
+        target = _seat_numbered(seats, number)
         if not target.bot_level:
             raise ServiceError("not_a_bot", _("There is no bot in seat %(n)s.") % {"n": number})
         before = len(_occupied(seats))
