@@ -105,12 +105,16 @@ def test_transferring_by_showing_the_trump_keeps_it_in_hand_and_passes_the_defen
     page.screenshot(path=str(screenshot_dir / "table_ui_show_transfer_offered.png"))
     tap(page, "#g-hand .card[data-card='7C']")
     page.screenshot(path=str(screenshot_dir / "table_ui_show_transfer_selected.png"))
+    # the hint line says what just happened until the bot answers (within ~0.1 s here): keep every text
+    page.evaluate("""() => { window.__hints = []; const el = document.getElementById('g-hint');
+        new MutationObserver(() => window.__hints.push(el.textContent)).observe(el, {childList: true,
+        characterData: true, subtree: true}); }""")
     page.click("#g-controls button[data-kind='transfer']")
     wait_until(page, "v.defender === 1")
     v = view(page)
     assert "7C" in v["hand"] and v["shown"] == [2]
     assert v["table"][0]["attack"] == "7S" and len(v["hand"]) == 6
-    assert "показав козырь" in page.inner_text("#game")
+    page.wait_for_function("window.__hints.some((t) => t.includes('показав козырь 7'))", timeout=5000)
     page.wait_for_timeout(500)
     page.screenshot(path=str(screenshot_dir / "table_ui_show_transfer_done.png"))
     event = GameEvent.objects.filter(game=game, seat=2).order_by("seq").first()
