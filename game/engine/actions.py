@@ -466,8 +466,12 @@ def _defender_moves(s: GameState, i: int) -> list[dict]:
                 res += map(_copy, map(_DEFEND_T[t], (
                     _C0[m & 8191] + _C1[m >> 13 & 8191] + _C2[m >> 26 & 8191] + _C3[m >> 39]
                 )))
-    if s.rules.variant == "perevodnoy" and dfn.count(-1) == len(dfn):
-        _add_transfers(s, i, hand, cheater, res)  # nothing beaten yet (000 §8)
+    if (
+        s.rules.variant == "perevodnoy"
+        and (cheater or hand & s.rmask)  # a transfer (laid or shown) needs a table-rank card
+        and dfn.count(-1) == len(dfn)  # nothing beaten yet (000 §8)
+    ):
+        _add_transfers(s, i, hand, cheater, res)
     res.append({"type": "take"})
     return res
 
