@@ -211,6 +211,15 @@ def _create_tables(n: int, humans: int, spectators: int, rules: dict, tag: str) 
     return tables
 
 
+def _delete_bench_rows(tag: str) -> None:
+    """The tables of this run (their games, seats and events go with them) and its players."""
+    from accounts.models import Player
+    from lobby.models import Table
+
+    Table.objects.filter(name__startswith=f"bench {tag}-").delete()
+    Player.objects.filter(nick__startswith=f"b{tag}").delete()
+
+
 def _pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -414,6 +423,9 @@ class Command(BaseCommand):
                             help="mean seconds between heartbeats per socket (the browser client: 10)")
         parser.add_argument("--connect-concurrency", type=int, default=10,
                             help="WebSocket handshakes in flight at once while connecting")
+        parser.add_argument("--keep", action="store_true",
+                            help="keep the bench tables, games and players (by default they are deleted at the end, "
+                                 "so their running games leave no turn timers behind for the timers to fire)")
 
     def handle(self, *args, **o) -> None:
         if not 2 <= o["humans"] <= 6:
@@ -426,11 +438,18 @@ class Command(BaseCommand):
         origin = o["origin"] or f"http://{host}"
         tag = base64.b32encode(os.urandom(3)).decode().lower().rstrip("=")
         t = time.perf_counter()
-        specs = _create_tables(o["tables"], o["humans"], o["spectators"], rules, tag)
-        self.stdout.write(f"set-up: {len(specs)} tables, games started in {time.perf_counter() - t:.1f} s "
-                          f"({'in-process ASGI app' if o['inprocess'] else o['url']})")
-        bench = Bench({**o, "origin": origin, "rules": rules})
-        elapsed = asyncio.run(bench.run(specs))
+        try:
+            specs = _create_tables(o["tables"], o["humans"], o["spectators"], rules, tag)
+            self.stdout.write(f"set-up: {len(specs)} tables, games started in {time.perf_counter() - t:.1f} s "
+                              f"({'in-process ASGI app' if o['inprocess'] else o['url']})")
+            bench = Bench({**o, "origin": origin, "rules": rules})
+            elapsed = asyncio.run(bench.run(specs))
+            self.report(o, specs, bench, elapsed)
+        finally:
+            if not o["keep"]:
+                _delete_bench_rows(tag)
+
+    def report(self, o: dict, specs: list[dict], bench: Bench, elapsed: float) -> None:
         ms = 1000.0
 
         def line(name: str, values: list[float]) -> str:
