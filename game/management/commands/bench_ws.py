@@ -212,12 +212,26 @@ def _create_tables(n: int, humans: int, spectators: int, rules: dict, tag: str) 
 
 
 def _delete_bench_rows(tag: str) -> None:
-    """The tables of this run (their games, seats and events go with them) and its players."""
+    """The tables of this run (their games, seats and events go with them) and its players. The server
+    may still be writing a last move or timeout as the sockets close: first end the games, then delete."""
+    from django.db import IntegrityError, transaction
+
     from accounts.models import Player
+    from game import services
+    from game.models import Game
     from lobby.models import Table
 
-    Table.objects.filter(name__startswith=f"bench {tag}-").delete()
-    Player.objects.filter(nick__startswith=f"b{tag}").delete()
+    tables = Table.objects.filter(name__startswith=f"bench {tag}-")
+    for game_id in Game.objects.filter(table__in=tables, status=Game.Status.PLAYING).values_list("pk", flat=True):
+        services.abort_game(game_id, "benchmark over")
+    for attempt in range(5):
+        try:
+            with transaction.atomic():
+                tables.delete()
+                Player.objects.filter(nick__startswith=f"b{tag}").delete()
+            return
+        except IntegrityError:  # a write for one of them landed meanwhile: once more
+            time.sleep(0.5 * (attempt + 1))
 
 
 def _pct(values: list[float], q: float) -> float:
