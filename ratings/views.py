@@ -44,6 +44,16 @@ def _competition_ranks(rows: list, first_rank: int, offset: int) -> None:
         prev = row
 
 
+def _page_or_first(request, paginator: Paginator, problems: list[str], message: str):
+    """The ?page= asked for; a page that does not exist gets `message` in `problems`, page 1 and 404."""
+    raw_page = request.GET.get("page", "1")
+    try:
+        return paginator.page(raw_page), 200
+    except (PageNotAnInteger, EmptyPage):
+        problems.append(message % {"page": raw_page[:20], "last": paginator.num_pages})
+        return paginator.page(1), 404
+
+
 def leaderboard(request):
     labels = variant_labels()
     variant = request.GET.get("variant", "")
@@ -53,16 +63,8 @@ def leaderboard(request):
         variant = ""
     base = RatingVariant.objects.filter(variant=variant) if variant else Rating.objects.all()
     qs = base.filter(games__gt=0).select_related("player").order_by("-value", "-games", "player__nick")
-    paginator = Paginator(qs, PER_PAGE)
-    raw_page = request.GET.get("page", "1")
-    status = 200
-    try:
-        page = paginator.page(raw_page)
-    except (PageNotAnInteger, EmptyPage):
-        problems.append(_("There is no page “%(page)s” of the leaderboard (pages 1 to %(last)s); "
-                          "here is the first page.") % {"page": raw_page[:20], "last": paginator.num_pages})
-        page = paginator.page(1)
-        status = 404
+    page, status = _page_or_first(request, Paginator(qs, PER_PAGE), problems, _(
+        "There is no page “%(page)s” of the leaderboard (pages 1 to %(last)s); here is the first page."))
     rows = list(page.object_list)
     if rows:
         offset = page.start_index() - 1
@@ -138,16 +140,9 @@ def _game_lines(lines) -> list:
 def history(request, nick: str):
     """Every game of a player, newest first, paginated (bad page numbers: a message and page 1)."""
     player = get_object_or_404(get_user_model(), nick__iexact=nick)
-    paginator = Paginator(_lines_queryset(player), PER_PAGE)
-    raw_page = request.GET.get("page", "1")
-    problems, status = [], 200
-    try:
-        page = paginator.page(raw_page)
-    except (PageNotAnInteger, EmptyPage):
-        problems.append(_("There is no page “%(page)s” of this history (pages 1 to %(last)s); here is the first "
-                          "page.") % {"page": raw_page[:20], "last": paginator.num_pages})
-        page = paginator.page(1)
-        status = 404
+    problems: list[str] = []
+    page, status = _page_or_first(request, Paginator(_lines_queryset(player), PER_PAGE), problems, _(
+        "There is no page “%(page)s” of this history (pages 1 to %(last)s); here is the first page."))
     lines = _game_lines(page.object_list)
     return render(request, "ratings/history.html", {"player": player, "page": page, "lines": lines,
                                                     "problems": problems}, status=status)

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import login_browser_context
+
 # The live server's bot pace and Playwright's async-unsafe allowance come from tests/conftest.py.
 
 pytestmark = [pytest.mark.timeout(600)]
@@ -51,26 +53,8 @@ def close(*contexts) -> None:
     time.sleep(1.5)
 
 
-def login_context(browser, base_url: str, player, *, mobile: bool = False):
-    """A browser context logged in as `player` (as tests/conftest.login_browser_context)."""
-    from django.conf import settings
-    from django.test import Client
-
-    client = Client()
-    client.force_login(player)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    options: dict = {"locale": "ru-RU", "base_url": base_url}
-    if mobile:
-        options.update(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
-    else:
-        options.update(viewport={"width": 1280, "height": 860})
-    context = browser.new_context(**options)
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "url": base_url}])
-    return context
-
-
 def open_table(browser, base, player, table, **kw):
-    context = login_context(browser, base, player, **kw)
+    context = login_browser_context(browser, base, player, **kw)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -115,22 +115,3 @@ def finished_game_row(table: Table, lineup: list, result: dict, *, rules: dict |
     )
     _seat_rows(game, lineup)
     return game
-
-
-def browser_context(browser, base_url: str, player, *, mobile: bool = False, locale: str = "ru-RU"):
-    """A Playwright context logged in as ``player`` (the session cookie of Django's test client);
-    the same as tests/conftest.login_browser_context, kept here so this folder imports nothing by path."""
-    from django.conf import settings
-    from django.test import Client
-
-    client = Client()
-    client.force_login(player)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    options: dict = {"locale": locale, "base_url": base_url}
-    if mobile:
-        options.update(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
-    else:
-        options.update(viewport={"width": 1280, "height": 860})
-    context = browser.new_context(**options)
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "url": base_url}])
-    return context

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from ratings_factories import browser_context, finished_game_row, make_player, make_table, play_finished_game
+from ratings_factories import finished_game_row, make_player, make_table, play_finished_game
 
 from ratings import services
+from tests.conftest import login_browser_context
 
 pytestmark = [pytest.mark.browser]
 
@@ -38,7 +39,7 @@ def test_a_profile_page_draws_the_rating_chart(transactional_db, asgi_live_serve
     ann = make_player("Anna")
     others = [make_player(n) for n in ("Boris", "Vera", "Gleb")]
     _history(ann, others)
-    context = browser_context(browser, asgi_live_server, others[0], mobile=mobile)
+    context = login_browser_context(browser, asgi_live_server, others[0], mobile=mobile)
     page = context.new_page()
     try:
         page.goto("/ratings/players/Anna/")
@@ -68,7 +69,7 @@ def test_the_replay_steps_plays_and_jumps_to_a_round(transactional_db, asgi_live
     people = [make_player(n) for n in ("Nina", "Oleg", "Pavel", "Rita")]
     game = play_finished_game(make_table(rules={"pairs": True}), people, rules={"pairs": True}, seed=6)
     services.record_game_result(game)
-    context = browser_context(browser, asgi_live_server, people[0])
+    context = login_browser_context(browser, asgi_live_server, people[0])
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -95,7 +96,7 @@ def test_the_replay_steps_plays_and_jumps_to_a_round(transactional_db, asgi_live
         assert errors == []
     finally:
         context.close()
-    phone = browser_context(browser, asgi_live_server, people[1], mobile=True)
+    phone = login_browser_context(browser, asgi_live_server, people[1], mobile=True)
     page = phone.new_page()
     try:
         page.goto(f"/ratings/games/{game.pk}/")
@@ -128,7 +129,7 @@ def test_leaderboard_and_club_pages_on_desktop_and_phone(transactional_db, asgi_
     for _ in range(2):
         services.record_game_result(finished_game_row(q, people[:4], {"losers": [2, 4], "winners": [1, 3]},
                                                       rules={"pairs": True}))
-    context = browser_context(browser, asgi_live_server, people[2], mobile=mobile)
+    context = login_browser_context(browser, asgi_live_server, people[2], mobile=mobile)
     page = context.new_page()
     size = "phone" if mobile else "desktop"
     try:
@@ -180,7 +181,7 @@ def test_a_full_club_marks_its_last_place_as_the_candidate_for_elimination(trans
     solo = table_for(series_length=30, rules=pairs)
     services.record_game_result(finished_game_row(solo, [newbie, "heuristic", "heuristic", "heuristic"],
                                                   {"losers": [2, 4], "winners": [1, 3]}, rules=pairs))
-    context = browser_context(browser, asgi_live_server, newbie, mobile=mobile)
+    context = login_browser_context(browser, asgi_live_server, newbie, mobile=mobile)
     page = context.new_page()
     try:
         page.goto("/ratings/club/")

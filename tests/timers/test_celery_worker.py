@@ -31,6 +31,15 @@ def started(table) -> Game:
     return wait_for(lambda: Game.objects.filter(table=table).first(), timeout=15)
 
 
+def ready_two_and_start() -> Game:
+    """Two people sit and press «Готов»; the worker fires the countdown and the game starts."""
+    a, b = make_player(), make_player()
+    table = make_table(a, b)
+    lobby.set_ready(table.pk, a, True)
+    lobby.set_ready(table.pk, b, True)
+    return started(table)
+
+
 def test_the_3_s_countdown_is_fired_by_the_worker_and_the_game_starts(celery_processes):
     a, b = make_player(), make_player()
     table = make_table(a, b)
@@ -44,11 +53,7 @@ def test_the_3_s_countdown_is_fired_by_the_worker_and_the_game_starts(celery_pro
 
 
 def test_a_turn_deadline_fires_on_time_through_its_eta_task(celery_processes):
-    a, b = make_player(), make_player()
-    table = make_table(a, b)
-    lobby.set_ready(table.pk, a, True)
-    lobby.set_ready(table.pk, b, True)
-    game = started(table)
+    game = ready_two_and_start()
     version = game.version
     soon(game, 0.5)
     event = wait_for(lambda: GameEvent.objects.filter(game=game, source="timeout").first(), timeout=5)
@@ -59,11 +64,7 @@ def test_a_turn_deadline_fires_on_time_through_its_eta_task(celery_processes):
 
 
 def test_the_same_eta_task_delivered_twice_changes_the_game_once(celery_processes):
-    a, b = make_player(), make_player()
-    table = make_table(a, b)
-    lobby.set_ready(table.pk, a, True)
-    lobby.set_ready(table.pk, b, True)
-    game = started(table)
+    game = ready_two_and_start()
     version = game.version
     at = soon(game, 0.4)
     for _ in range(3):  # duplicates, as a broker redelivery would make them
@@ -76,11 +77,7 @@ def test_the_same_eta_task_delivered_twice_changes_the_game_once(celery_processe
 
 
 def test_bad_tasks_never_kill_the_worker(celery_processes):
-    a, b = make_player(), make_player()
-    table = make_table(a, b)
-    lobby.set_ready(table.pk, a, True)
-    lobby.set_ready(table.pk, b, True)
-    game = started(table)
+    game = ready_two_and_start()
     for kind in ("turn", "check", "disconnect", "countdown", "rematch", "inactive", "bogus"):
         fire_deadline.delay(kind, 987654321, 1)
     fire_deadline.delay("turn", game.pk, game.version + 5)  # a version that never was
@@ -90,11 +87,7 @@ def test_bad_tasks_never_kill_the_worker(celery_processes):
 
 
 def test_a_deadline_whose_eta_task_died_with_the_worker_fires_through_the_beat_sweep(celery_processes):
-    a, b = make_player(), make_player()
-    table = make_table(a, b)
-    lobby.set_ready(table.pk, a, True)
-    lobby.set_ready(table.pk, b, True)
-    game = started(table)
+    game = ready_two_and_start()
     version = game.version
     soon(game, 1.5)
     time.sleep(0.5)  # the worker has reserved the eta task ...
@@ -114,11 +107,7 @@ def test_an_eta_task_from_a_process_whose_clock_runs_ahead_waits_for_the_databas
     """The scheduling host's clock is 1 s fast: its eta task arrives early. The database's now() is the one
     clock: the task finds the deadline not yet due, re-queues itself for the rest, and fires on time
     (no beat is running here, so this is not the sweep)."""
-    a, b = make_player(), make_player()
-    table = make_table(a, b)
-    lobby.set_ready(table.pk, a, True)
-    lobby.set_ready(table.pk, b, True)
-    game = started(table)
+    game = ready_two_and_start()
     version = game.version
     Game.objects.filter(pk=game.pk).update(deadline=Now() + timedelta(seconds=1.2))
     t0 = time.monotonic()
