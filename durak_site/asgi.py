@@ -11,11 +11,12 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app regi
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from durak_site.realtime import LoopBinder  # noqa: E402
 from durak_site.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
+application = LoopBinder(ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
-)
+))

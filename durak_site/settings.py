@@ -141,6 +141,28 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 4
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TIMEZONE = "UTC"
 
+# Deadlines are columns; one sweeper fires the overdue ones (game/timers.py): Celery beat enqueues a
+# sweep every TIMERS_SWEEP_SECONDS (a sweep older than 2 s is dropped unrun: a backlog after an
+# outage is one sweep's work), or the in-process ticker sweeps at that pace without Redis.
+TIMERS_SWEEP_SECONDS = 0.2
+TIMERS_HEARTBEAT_TIMEOUT = 12  # s without a ping: the socket is gone (the page pings every 5 s)
+TIMERS_BOT_GRACE = 4  # s a bot may be awaited before the sweep moves it (its queued move was lost)
+TIMERS_LOBBY_HEARTBEATS = True
+CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {
+        "task": "game.tasks.sweep_deadlines",
+        "schedule": TIMERS_SWEEP_SECONDS,
+        "options": {"expires": 2},
+    },
+}
+
+# Live play
+CHEATER_CHECK_SECONDS = 4.0  # 000: the window to catch a cheater after a round's last card
+BOT_DELAY_RANGE = (0.5, 1.5)  # a bot's human-like pause before its move, thinking included
+BOT_SCHEDULER = ""  # "" = "celery" with Redis, "local" without; "off" in tests that move bots by hand
+# tests only: hold a change's frames this long after its commit (opens the window a crash can hit)
+REALTIME_HOLD_AFTER_COMMIT = float(os.environ.get("REALTIME_HOLD_AFTER_COMMIT", "0"))
+
 AUTH_USER_MODEL = "accounts.Player"
 AUTHENTICATION_BACKENDS = ["accounts.backends.PlayerBackend"]  # ModelBackend + the rating in one query
 LOGIN_URL = "accounts:signup"

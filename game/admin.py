@@ -24,7 +24,7 @@ class GameEventInline(admin.TabularInline):
     model = GameEvent
     extra = 0
     can_delete = False
-    fields = ("seq", "seat", "action", "version", "source", "client_msg_id", "created_at")
+    fields = ("seq", "seat", "action", "source", "client_msg_id", "created_at")
     readonly_fields = fields
     ordering = ("seq",)
 

@@ -1,141 +1,93 @@
-"""Server-side pacing of bot moves: after every change, each awaited bot seat gets one move queued
-after a human-like pause (settings.BOT_DELAY_RANGE, default 0.5-1.5 s). The move goes through
-game.services.apply_bot_action (the same write path as a person's move) and carries the version
-it was queued for, so a late or duplicate one does nothing.
+"""Bot seats in live games: who must move, when, and how the decision is made.
 
-Schedulers (settings.BOT_SCHEDULER):
-- "loop" (default with the embedded ticker): a timer on the server's asyncio event loop (the
-  daphne loop when called from a consumer), or on a private background loop elsewhere.
-- "celery": game.tasks.bot_move.apply_async(countdown=...) when the timers engineer's tasks
-  module provides it (default when settings.TIMERS_BACKEND == "celery"); falls back to "loop".
+After every committed change each awaited bot seat gets one move queued after a human-like pause
+(settings.BOT_DELAY_RANGE, default 0.5–1.5 s). The move carries the version it was queued for, so a
+late or duplicate one does nothing (game.services.apply_bot_action re-checks under the lock).
+
+Where the decision runs (settings.BOT_SCHEDULER, default from TIMERS_BACKEND):
+- "celery": the Celery task ``game.tasks.bot_move`` in a worker process: a searching level never
+  takes CPU from a web process;
+- "local": the embedded default (no Redis) and the test live server: a timer on the realtime loop,
+  the decision and the write in a worker thread (never on the event loop itself);
 - "off": no automatic bot moves (tests that drive bots by hand).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
-import os
 import random
-import threading
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
-from asgiref.sync import SyncToAsync
-from channels.db import database_sync_to_async
+from asgiref.sync import sync_to_async
 from django.conf import settings
 
-if TYPE_CHECKING:
-    from game.models import Game, GameSeat
+from durak_site import realtime
+from durak_site.celery import app as celery_app
+from game import engine
+from game.engine.bots import choose_action
+from game.models import GameSeat
 
 log = logging.getLogger(__name__)
 
-_bg_loop: asyncio.AbstractEventLoop | None = None
-_bg_lock = threading.Lock()
-_pending: set[asyncio.Task] = set()
+BOT_MOVE_TASK = "game.tasks.bot_move"  # the Celery task's registered name (game/tasks.py uses it)
 
 
 def delay_range() -> tuple[float, float]:
-    """settings.BOT_DELAY_RANGE, else env BOT_DELAY_RANGE="lo,hi" (e.g. for a live-server process), else 0.5-1.5 s."""
-    value = getattr(settings, "BOT_DELAY_RANGE", None)
-    if value is None and os.environ.get("BOT_DELAY_RANGE"):
-        try:
-            value = tuple(float(x) for x in os.environ["BOT_DELAY_RANGE"].split(",", 1))
-        except ValueError:
-            log.warning("ignoring a malformed BOT_DELAY_RANGE=%r", os.environ["BOT_DELAY_RANGE"])
-    lo, hi = value if value is not None and len(value) == 2 else (0.5, 1.5)
+    lo, hi = settings.BOT_DELAY_RANGE
     return float(lo), float(hi)
 
 
 def scheduler() -> str:
-    chosen = getattr(settings, "BOT_SCHEDULER", None) or os.environ.get("BOT_SCHEDULER")
-    if chosen:
-        return chosen
-    return "celery" if getattr(settings, "TIMERS_BACKEND", "ticker") == "celery" else "loop"
+    return settings.BOT_SCHEDULER or ("celery" if settings.TIMERS_BACKEND == "celery" else "local")
 
 
-def bot_seats_to_move(state, seats: list[GameSeat]) -> list[int]:
+def seats_to_move(state: engine.GameState, seats: list[GameSeat]) -> list[int]:
     """Bot-played seats that may act now: the awaited ones (in the cheater check phase every bot
     that can catch)."""
-    from game import engine
-
-    bots = {s.number for s in seats if s.bot_level or s.takeover_level}
-    if not bots or state.result is not None:
+    played = {s.number for s in seats if s.bot_controlled}
+    if not played or state.result is not None:
         return []
     if state.phase == "check":
-        return [n for n in sorted(bots) if engine.view_for(state, n)["legal"]]
-    turn = engine.whose_turn(state) if hasattr(engine, "whose_turn") else engine.view_for(state, None)["turn"]
-    return [n for n in turn if n in bots]
+        return [n for n in sorted(played) if engine.view_for(state, n)["legal"]]
+    return [n for n in engine.whose_turn(state) if n in played]
 
 
-def schedule_bot_moves(game: Game, state, seats: list[GameSeat]) -> None:
+def rng_seed(game_seed: str, version: int, seat: int) -> str:
+    """A bot's randomness is a function of the game, the version and the seat: replays and tests
+    see the same decision."""
+    return f"{game_seed}:{version}:{seat}"
+
+
+def decide(level: str, view: dict, seed: str) -> dict | None:
+    """The bot's action from the seat's own view only (never the state: a bot sees what a person
+    in that seat would)."""
+    if not view["legal"]:
+        return None
+    return choose_action(level, view, random.Random(seed))
+
+
+def schedule_moves(game_id: int, version: int, seats: list[int], run: Callable[[int, int, int], object]) -> None:
+    """Queue one move per seat (after commit). `run(game_id, seat, version)` makes it (local mode)."""
     mode = scheduler()
     if mode == "off":
         return
     lo, hi = delay_range()
-    for seat in bot_seats_to_move(state, seats):
+    for seat in seats:
         delay = random.uniform(lo, hi)
-        schedule_bot_move(game.pk, seat, game.version, delay, mode)
-
-
-def schedule_bot_move(game_id: int, seat: int, version: int, delay: float, mode: str | None = None) -> None:
-    mode = mode or scheduler()
-    if mode == "celery":
-        try:
-            from game import tasks
-        except ImportError:
-            tasks = None
-        task = getattr(tasks, "bot_move", None) if tasks is not None else None
-        if task is not None:
+        if mode == "celery":
             try:
-                task.apply_async((game_id, seat, version), countdown=delay)
-                return
-            except Exception:
-                log.exception("could not queue bot_move for game %s; using the in-process loop", game_id)
-    loop = _main_loop() or _background_loop()
-    # a fresh context: the caller's (often a sync_to_async thread's) must not leak into the bot's task,
-    # or asgiref takes the bot for a nested call of that thread and refuses to run it
-    loop.call_soon_threadsafe(_arm, loop, delay, game_id, seat, version, context=contextvars.Context())
+                celery_app.send_task(BOT_MOVE_TASK, args=(game_id, seat, version), countdown=delay)
+            except Exception:  # the sweep moves a bot that waited too long (timers.bot_grace)
+                log.warning("could not queue the bot move of game %s seat %s", game_id, seat, exc_info=True)
+        else:
+            realtime.submit(_later(delay, run, game_id, seat, version))
 
 
-def _main_loop() -> asyncio.AbstractEventLoop | None:
-    """The server's event loop: the running one, or the one a sync_to_async thread came from."""
+async def _later(delay: float, run: Callable[[int, int, int], object], game_id: int, seat: int,
+                 version: int) -> None:
+    await asyncio.sleep(delay)
     try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        pass
-    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid():
-        loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-        if loop is not None and loop.is_running() and not loop.is_closed():
-            return loop
-    return None
-
-
-def _background_loop() -> asyncio.AbstractEventLoop:
-    global _bg_loop
-    with _bg_lock:
-        if _bg_loop is None or _bg_loop.is_closed():
-            loop = asyncio.new_event_loop()
-            threading.Thread(target=loop.run_forever, name="bot-moves", daemon=True).start()
-            _bg_loop = loop
-        return _bg_loop
-
-
-def _arm(loop: asyncio.AbstractEventLoop, delay: float, game_id: int, seat: int, version: int) -> None:
-    loop.call_later(delay, _start, game_id, seat, version, context=contextvars.Context())
-
-
-def _start(game_id: int, seat: int, version: int) -> None:
-    task = asyncio.get_running_loop().create_task(run_bot_move(game_id, seat, version),
-                                                  context=contextvars.Context())
-    _pending.add(task)
-    task.add_done_callback(_pending.discard)
-
-
-async def run_bot_move(game_id: int, seat: int, version: int) -> None:
-    from game import services
-
-    try:
-        await database_sync_to_async(services.apply_bot_action, thread_sensitive=False)(game_id, seat, version)
+        await sync_to_async(run, thread_sensitive=False)(game_id, seat, version)
     except Exception:
         log.exception("bot move for game %s seat %s at version %s failed", game_id, seat, version)

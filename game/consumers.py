@@ -20,8 +20,10 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
-from game import services, socket_count
+from durak_site import realtime
+from game import services, shutdown, socket_count
 from game.errors import ServiceError, message_for
+from lobby import services as lobby_services
 
 log = logging.getLogger(__name__)
 
@@ -54,34 +56,21 @@ def _language(scope) -> str:
     return settings.LANGUAGE_CODE
 
 
-@database_sync_to_async
-def _touch_presence(table_id: int, player_id: int) -> None:
-    try:
-        from lobby import services as lobby_services
-    except ImportError:
-        return
-    fn = getattr(lobby_services, "touch_presence", None)
-    if fn is None:
-        return
-    try:
-        fn(table_id, player_id)
-    except Exception:
-        log.exception("lobby touch_presence(%s, %s) failed", table_id, player_id)
+def _quietly(func):
+    """A presence write from a socket event: logged, never allowed to kill the socket."""
+
+    def call(*args):
+        try:
+            return func(*args)
+        except Exception:
+            log.exception("%s%r failed", func.__name__, args)
+            return None
+
+    return database_sync_to_async(call)
 
 
-@database_sync_to_async
-def _set_presence(table_id: int, player_id: int, connected: bool) -> None:
-    try:
-        from lobby import services as lobby_services
-    except ImportError:
-        return
-    fn = getattr(lobby_services, "set_presence", None)
-    if fn is None:
-        return
-    try:
-        fn(table_id, player_id, connected)
-    except Exception:
-        log.exception("lobby set_presence(%s, %s, %s) failed", table_id, player_id, connected)
+_set_presence = _quietly(lobby_services.set_presence)
+_touch_presence = _quietly(lobby_services.touch_presence)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -92,6 +81,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     last_version: tuple[int, int] = (0, -1)  # (game_id, version) of the last frame sent
     last_beat: float = 0.0
     counted: bool = False  # this socket is in socket_count (closing the last one marks him gone)
+    busy: int = 0  # moves being applied (a graceful stop lets them finish)
 
     # ------------------------------------------------------------ connection
 
@@ -102,6 +92,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.stamps: deque[float] = deque()
         self.joined: list[str] = []
         await self.accept()
+        shutdown.track(self)
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=4401)
             return
@@ -109,7 +100,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if info is None:
             await self.close(code=4404)
             return
-        await self._join(services.table_group(self.table_id))
+        await self._join(realtime.table_group(self.table_id))
         await self._follow_game(info)
         await sync_to_async(socket_count.opened, thread_sensitive=False)(self.table_id, self.user.pk)
         self.counted = True
@@ -121,6 +112,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self._send_info(info)
 
     async def disconnect(self, code) -> None:
+        try:
+            await self._leave(code)
+        finally:
+            shutdown.forget(self)
+
+    async def _leave(self, code) -> None:
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         self.joined = []
@@ -148,9 +145,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.game_id is None:
             group = None
         elif self.seat is not None:
-            group = services.seat_group(self.table_id, self.seat)
+            group = realtime.seat_group(self.table_id, self.seat)
         else:
-            group = services.watch_group(self.table_id)
+            group = realtime.watch_group(self.table_id)
         if group == self.game_group:
             return
         if self.game_group is not None:
@@ -231,15 +228,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         kind = content.get("type")
         if kind is not None:
             if kind == "ping":
-                await self.send_json({"type": "pong"})
-                if time.monotonic() - self.last_beat < HEARTBEAT_EVERY:
-                    return  # presence is written at most every few seconds per socket
-                self.last_beat = time.monotonic()
-                await sync_to_async(socket_count.alive, thread_sensitive=False)(self.table_id, self.user.pk)
-                if self.seat is not None and self.game_id is not None:
-                    await _parallel(services.heartbeat)(self.game_id, self.user)
-                else:
-                    await _touch_presence(self.table_id, self.user.pk)
+                await self._ping()
             elif kind in ("resync", "hello"):
                 await self._resync()
             elif kind == "action" and "action" in content:
@@ -252,9 +241,29 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         await self._action(content, msg_id)
 
+    async def _ping(self) -> None:
+        """A heartbeat: answered with the last version this socket was sent. At most every few
+        seconds it also writes presence and checks the game's version: a frame lost with a dying
+        process (committed, never sent) is resent here."""
+        await self.send_json({"type": "pong", "version": self.last_version[1] if self.game_id else None})
+        if time.monotonic() - self.last_beat < HEARTBEAT_EVERY:
+            return
+        self.last_beat = time.monotonic()
+        await sync_to_async(socket_count.alive, thread_sensitive=False)(self.table_id, self.user.pk)
+        if self.seat is not None and self.game_id is not None:
+            await _parallel(services.heartbeat)(self.game_id, self.user)
+        else:
+            await _touch_presence(self.table_id, self.user.pk)
+        if self.game_id is not None:
+            version = await _parallel(services.game_version)(self.game_id)
+            if version is not None and version > self.last_version[1]:
+                await self._resync()
+
     async def _action(self, content: dict, msg_id) -> None:
-        if not isinstance(msg_id, str) or not msg_id or len(msg_id) > services.MAX_MSG_ID:
-            await self._error(msg_id if isinstance(msg_id, str) else None, "bad_id")
+        try:
+            msg_id = services.validate_msg_id(msg_id)
+        except ServiceError:
+            await self._error(None, "bad_id")
             return
         version = content.get("version")
         if type(version) is not int:
@@ -266,16 +275,25 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.game_id is None:
             await self._error(msg_id, "no_game")
             return
-        try:
-            game = await _parallel(services.apply_player_action)(
-                self.game_id, self.user, version, msg_id, content["action"])
-        except ServiceError as exc:
-            await self._error(msg_id, exc.code)
-            if exc.code in ("stale_version", "game_finished", "not_seated", "left_game"):
-                await self._resync()
+        if shutdown.stopping:  # this process is stopping: the client resends it to the next one
+            await self.close(code=shutdown.SERVICE_RESTART)
             return
-        await self.send_json({"type": "ack", "id": msg_id, "version": game.version,
-                              "duplicate": bool(getattr(game, "_duplicate", False))})
+        self.busy += 1
+        try:
+            try:
+                applied = await _parallel(services.apply_player_action)(
+                    self.game_id, self.user, version, msg_id, content["action"])
+            except ServiceError as exc:
+                await self._error(msg_id, exc.code)
+                if exc.code in ("stale_version", "game_finished", "not_seated", "left_game"):
+                    await self._resync()
+                return
+            await self.send_json({"type": "ack", "id": msg_id, "version": applied.version,
+                                  "duplicate": applied.duplicate})
+            if applied.duplicate:  # a resend after a reconnect: that move's frames may have died with a process
+                await _parallel(services.republish)(self.game_id)
+        finally:
+            self.busy -= 1
 
     async def _error(self, msg_id, code: str) -> None:
         with translation.override(self.lang):

@@ -14,6 +14,10 @@ class Game(models.Model):
         FINISHED = "finished", _("finished")
         ABORTED = "aborted", _("aborted")
 
+    class DisconnectPolicy(models.TextChoices):
+        LOSE = "lose", _("loss after 30 s")
+        BOT = "bot", _("a bot plays after 15 + 60 s")
+
     class DeadlineKind(models.TextChoices):
         TURN = "turn", _("turn")
         CHECK = "check", _("cheater check window")
@@ -31,6 +35,8 @@ class Game(models.Model):
     deadline_seats = models.JSONField(default=list, blank=True)  # seats the deadline runs for
     result = models.JSONField(null=True, blank=True)  # engine result + server facts (who left/timed out)
     turn_seconds = models.PositiveSmallIntegerField(default=30)  # the table's turn timer, frozen at the start
+    disconnect_policy = models.CharField(max_length=10, choices=DisconnectPolicy.choices,
+                                         default=DisconnectPolicy.LOSE)  # the table's, frozen at the start
     rated = models.BooleanField(default=False)
     unrated_reason = models.CharField(max_length=100, blank=True)
     started_at = models.DateTimeField(default=timezone.now)
@@ -75,10 +81,9 @@ class GameEvent(models.Model):
     """Append-only: every applied action, in order; replaying them on initial_state gives state."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
-    seq = models.PositiveIntegerField()
+    seq = models.PositiveIntegerField()  # the game's version after this event
     seat = models.PositiveSmallIntegerField(null=True, blank=True)  # None = the server (e.g. end_check)
     action = models.JSONField()
-    version = models.PositiveIntegerField()  # the game's version after this event
     client_msg_id = models.CharField(max_length=64, blank=True)
     source = models.CharField(max_length=10, default="player")  # player | bot | timeout | server
     created_at = models.DateTimeField(default=timezone.now)

@@ -1,121 +1,56 @@
-"""The only writer of Game, GameSeat and GameEvent (DESIGN.md: one writer per table).
+"""The only writer of Game, GameSeat and GameEvent.
 
-Every change runs in one transaction with the game row locked (select_for_update): check, apply
-the engine, append a GameEvent, bump the version, set the next deadline. Only after commit
-(transaction.on_commit) are frames broadcast (each seat its own redacted view, spectators the
-seat-less view, never the state), timers scheduled and the next bot move queued.
+Every change is one transaction with the game row locked (``select_for_update``): check, apply the
+engine through the event log (game.event_log.append: one event, one version), set the next
+deadline column, save. The frames of the change are built under the lock and leave after the
+commit (durak_site.realtime.send_on_commit); the next bot move is queued after the commit too.
 
-Replay: ``replay_state(game)`` re-runs the engine from Game.initial_state over the GameEvents
-(seq order) and must give Game.state exactly.
+Deadlines are columns only: the one sweeper (game.timers, run by Celery beat or the in-process
+ticker) fires the due ones by calling the ``fire_*`` functions here, exactly as a view would.
+
+Direction: game calls down into lobby (lock a table for a start, "the game finished") and
+accounts; it tells the apps above it through game.signals.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import random
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.db.models.functions import Now
 from django.utils import timezone
 
+from durak_site import realtime
 from durak_site.clock import db_now
-from game import engine
+from game import bots, engine, event_log, frames, signals
 from game.errors import ServiceError
 from game.models import Game, GameEvent, GameSeat
+from lobby import services as lobby_services
 
 log = logging.getLogger(__name__)
 
-ACTION_TYPES = {"attack", "defend", "transfer", "take", "pass", "swap_trump", "catch"}
+ACTION_TYPES = frozenset({"attack", "defend", "transfer", "take", "pass", "swap_trump", "catch"})
 MAX_ACTION_KEYS = 4
 MAX_MSG_ID = 64
-# server-side event kinds (GameEvent.action["type"]) that are not engine actions
-SERVER_EVENTS = {"resign", "end_check", "set_bots"}
-
-DISCONNECT_LOSE_SECONDS = 30  # 000: not back within 30 s -> he (his pair) loses
-DISCONNECT_NOTICE_SECONDS = 15  # 004: after 15 s everyone sees "disconnected"
-DISCONNECT_TAKEOVER_SECONDS = 60  # 004: after 60 s more a bot plays his seat
 TAKEOVER_LEVEL = "heuristic"
-
-
-# ---------------------------------------------------------------- groups and frames
-
-
-def table_group(table_id: int) -> str:
-    return f"table-{table_id}"
-
-
-def seat_group(table_id: int, seat: int) -> str:
-    return f"table-{table_id}-seat-{seat}"
-
-
-def watch_group(table_id: int) -> str:
-    return f"table-{table_id}-watch"
-
-
-def _load_state(data: dict) -> engine.GameState:
-    return engine.GameState.from_json(data)
+SAVE_FIELDS = ["state", "version", "deadline", "deadline_kind", "deadline_seats", "status", "result", "finished_at"]
 
 
 def check_seconds() -> float:
-    return float(getattr(settings, "CHEATER_CHECK_SECONDS", 4))
+    return float(settings.CHEATER_CHECK_SECONDS)
 
 
-def seats_info(game: Game, seats: list[GameSeat] | None = None) -> list[dict]:
-    """Public facts about each seat for the frame: nick, bot, connected, left."""
-    if seats is None:
-        seats = list(game.seats.select_related("player").order_by("number"))
-    now = timezone.now()
-    out = []
-    for s in seats:
-        away = bool(
-            s.player_id and not s.connected and not s.bot_level and s.disconnected_at
-            and now - s.disconnected_at >= timedelta(seconds=DISCONNECT_NOTICE_SECONDS)
-        )
-        out.append({
-            "number": s.number,
-            "nick": s.player.nick if s.player_id else "",
-            "bot": bool(s.bot_level or s.takeover_level),
-            "bot_level": s.bot_level or s.takeover_level or "",
-            "takeover": bool(s.takeover_level),
-            "connected": True if s.bot_level else s.connected,
-            "away": away,
-            "left": s.left_at is not None,
-        })
-    return out
-
-
-def _frame(game: Game, state: engine.GameState, seat: int | None, seats: list[dict]) -> dict:
-    return {
-        "type": "state",
-        "game_id": game.pk,
-        "table_id": game.table_id,
-        "status": game.status,
-        "version": game.version,
-        "seat": seat,
-        "view": engine.view_for(state, seat),
-        "deadline": game.deadline.isoformat() if game.deadline else None,
-        "deadline_kind": game.deadline_kind or None,
-        "deadline_seats": list(game.deadline_seats or []),
-        "seats": seats,
-        "result": game.result,
-    }
-
-
-def view_frame(game: Game, seat: int | None) -> dict:
-    """The wire frame `seat` (None = spectator) sees now: its own redacted view only."""
-    return _frame(game, _load_state(game.state), seat, seats_info(game))
+# ---------------------------------------------------------------- reads for sockets and pages
 
 
 def viewer_seat(game: Game, player) -> int | None:
     """The seat `player` owns in `game` (also after a bot took it over), or None."""
-    if player is None or not getattr(player, "is_authenticated", False):
+    if player is None or not player.is_authenticated:
         return None
     return GameSeat.objects.filter(game=game, player=player).values_list("number", flat=True).first()
 
@@ -125,198 +60,58 @@ def current_game(table_id: int) -> Game | None:
     game = Game.objects.filter(table_id=table_id, status=Game.Status.PLAYING).order_by("-pk").first()
     if game is not None:
         return game
-    from lobby.models import Table
-
-    status = Table.objects.filter(pk=table_id).values_list("status", flat=True).first()
-    if status in (Table.Status.REMATCH, Table.Status.PLAYING):
+    if lobby_services.shows_last_game(table_id):
         return Game.objects.filter(table_id=table_id).order_by("-pk").first()
     return None
 
 
 def connect_info(table_id: int, player) -> dict | None:
-    """What a socket at /ws/tables/<id>/ needs on connect; None if the table does not exist."""
-    from lobby.models import Table
-
-    table = Table.objects.filter(pk=table_id).only("pk", "version", "status").first()
-    if table is None:
+    """What a socket at /ws/tables/<id>/ needs on (re)connect; None if the table does not exist."""
+    table_version = lobby_services.table_version(table_id)
+    if table_version is None:
         return None
     game = current_game(table_id)
-    info: dict[str, Any] = {"table_version": table.version, "game_id": None, "seat": None, "frame": None}
+    info: dict[str, Any] = {"table_version": table_version, "game_id": None, "seat": None, "frame": None,
+                            "playing": False}
     if game is not None:
         seat = viewer_seat(game, player)
-        info.update(game_id=game.pk, seat=seat, frame=view_frame(game, seat),
+        info.update(game_id=game.pk, seat=seat, frame=frames.view_frame(game, seat),
                     playing=game.status == Game.Status.PLAYING)
     return info
 
 
-def _send_many(messages: list[tuple[str, dict]]) -> None:
-    """group_send each (group, message) in one hop onto the event loop (one call per change, not per seat)."""
-    layer = get_channel_layer()
-    if layer is None or not messages:
-        return
-
-    async def send_all() -> None:
-        for group, message in messages:
-            await layer.group_send(group, message)
-
-    from game.bots import _main_loop
-
-    loop = _main_loop()
-    if loop is not None and not _in_loop_thread(loop):
-        # inside the server (a sync_to_async thread): hand the sends to the event loop and return, so
-        # the mover's ack is not held up by the broadcast; frames carry versions, receivers drop older ones
-        future = asyncio.run_coroutine_threadsafe(send_all(), loop)
-        future.add_done_callback(_log_send_failure)
-        return
-    try:
-        async_to_sync(send_all)()
-    except Exception:  # a broken layer must never undo a committed move
-        log.exception("group_send of %d messages failed", len(messages))
+def republish(game_id: int) -> None:
+    """Send every viewer the current frame again: a committed change whose frames may have died
+    with its process (found when its mover resends it after reconnecting elsewhere)."""
+    game = Game.objects.filter(pk=game_id).defer("initial_state").first()
+    if game is not None:
+        realtime.send(frames.messages(game, _state(game), frames.game_seats(game)))
 
 
-def _in_loop_thread(loop) -> bool:
-    try:
-        return asyncio.get_running_loop() is loop
-    except RuntimeError:
-        return False
+def game_version(game_id: int) -> int | None:
+    """The version a game is at (a socket's heartbeat compares it with the last frame it sent)."""
+    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
 
 
-def _log_send_failure(future) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        log.error("group_send failed", exc_info=future.exception())
+# ---------------------------------------------------------------- after a change
 
 
-def _send(group: str, message: dict) -> None:
-    _send_many([(group, message)])
+def _publish(game: Game, state: engine.GameState, seats: list[GameSeat] | None = None) -> None:
+    """Under the lock: build every viewer's frame now, send them after the commit, then queue bots."""
+    seats = seats if seats is not None else frames.game_seats(game)
+    realtime.send_on_commit(frames.messages(game, state, seats))
+    if game.status == Game.Status.PLAYING:
+        moves = bots.seats_to_move(state, seats)
+        if moves:
+            game_id, version = game.pk, game.version
+            transaction.on_commit(lambda: bots.schedule_moves(game_id, version, moves, move_bot))
+    else:
+        table_id = game.table_id
+        transaction.on_commit(lambda: lobby_services.game_finished(table_id))
 
 
-def broadcast_game(game: Game, state: engine.GameState | None = None, seats: list[GameSeat] | None = None) -> None:
-    """Send every seat its own frame and the spectators theirs (call after commit)."""
-    if state is None:
-        state = _load_state(game.state)
-    info = seats_info(game, seats)
-    messages = [
-        (seat_group(game.table_id, s), {"type": "game.frame", "game_id": game.pk, "version": game.version,
-                                        "frame": _frame(game, state, s, info)})
-        for s in range(1, state.n + 1)
-    ]
-    messages.append((watch_group(game.table_id), {"type": "game.frame", "game_id": game.pk,
-                                                  "version": game.version, "frame": _frame(game, state, None, info)}))
-    _send_many(messages)
-
-
-def _schedule_timer(kind: str, obj_id: int, version: int, at) -> None:
-    try:
-        from game import timers
-    except ImportError:
-        return
-    schedule = getattr(timers, "schedule", None)
-    if schedule is None:
-        return
-    try:
-        schedule(kind, obj_id, version, at)
-    except Exception:
-        log.exception("timers.schedule(%s, %s, %s) failed", kind, obj_id, version)
-
-
-def _after_commit(game: Game, state: engine.GameState, finished: bool) -> None:
-    """Broadcast frames, schedule the deadline and the next bot move; for a finished game tell the lobby."""
-    seats = list(game.seats.select_related("player").order_by("number"))
-    broadcast_game(game, state, seats)
-    if finished:
-        try:
-            from lobby import services as lobby_services
-        except ImportError:
-            return
-        fn = getattr(lobby_services, "game_finished", None)
-        if fn is not None:
-            try:
-                fn(game.table_id)
-            except Exception:
-                log.exception("lobby.services.game_finished(%s) failed", game.table_id)
-        return
-    if game.deadline is not None and game.deadline_kind:
-        _schedule_timer(game.deadline_kind, game.pk, game.version, game.deadline)
-    from game import bots
-
-    bots.schedule_bot_moves(game, state, seats)
-
-
-# ---------------------------------------------------------------- starting a game
-
-
-def start_game(table_id: int) -> Game:
-    """Deal a new game at `table_id` from its seats (humans and bots); broadcast on commit."""
-    from lobby.models import Table
-
-    with transaction.atomic():
-        table = Table.objects.select_for_update().filter(pk=table_id).first()
-        if table is None:
-            raise ServiceError("table_not_found")
-        if Game.objects.filter(table=table, status=Game.Status.PLAYING).exists():
-            raise ServiceError("game_running")
-        lobby_seats = [s for s in table.seats.order_by("number") if s.player_id or s.bot_level]
-        if len(lobby_seats) < 2:
-            raise ServiceError("not_enough_players")
-        rules = engine.Rules.from_dict(dict(table.rules or {}))
-        seed = secrets.randbits(63)
-        bot_numbers = [i for i, s in enumerate(lobby_seats, start=1) if s.bot_level]
-        first = _series_first_attacker(table, len(lobby_seats))
-        try:
-            state = engine.new_game(rules, players=len(lobby_seats), seed=seed, bot_seats=bot_numbers,
-                                    first_attacker=first)
-        except (engine.InvalidRules, engine.IllegalAction) as exc:
-            raise ServiceError("bad_rules", str(exc)) from exc
-        data = state.to_json()
-        game = Game(
-            table=table,
-            number=table.games.count() + 1,
-            rules=rules.to_dict(),
-            seed=str(seed),
-            initial_state=data,
-            state=data,
-            version=0,
-            turn_seconds=table.turn_seconds,
-        )
-        _set_deadline(game, state, table.turn_seconds)
-        game.save()
-        GameSeat.objects.bulk_create([
-            GameSeat(game=game, number=i, player_id=s.player_id, bot_level=s.bot_level,
-                     connected=bool(s.bot_level or s.connected))
-            for i, s in enumerate(lobby_seats, start=1)
-        ])
-        transaction.on_commit(lambda: _after_start(game, state))
-    return game
-
-
-def _series_first_attacker(table, players: int) -> int | None:
-    """003: in a running series the winners' pair chooses who of them leads the next game; ratings
-    keeps that choice. None lets the engine's own first-move rule decide."""
-    from ratings import services as ratings_services
-
-    seat = ratings_services.next_first_attacker(table)
-    return seat if seat is not None and 1 <= seat <= players else None
-
-
-def _after_start(game: Game, state: engine.GameState) -> None:
-    _send(table_group(game.table_id), {"type": "game.started", "game_id": game.pk})
-    _after_commit(game, state, finished=False)
-
-
-# ---------------------------------------------------------------- the one write path
-
-
-def _turn_seconds(game: Game) -> int:
-    return game.turn_seconds or 30
-
-
-def _now(game: Game):
-    """The database's clock (durak_site.clock): read with the game row's lock when it was taken."""
-    return getattr(game, "db_now", None) or db_now()
-
-
-def _set_deadline(game: Game, state: engine.GameState, turn_seconds: int | None = None) -> None:
-    now = _now(game)
+def _set_deadline(game: Game, state: engine.GameState) -> None:
+    now = game.db_now
     if state.result is not None or state.phase == "over":
         game.deadline, game.deadline_kind, game.deadline_seats = None, "", []
     elif state.phase == "check":
@@ -324,17 +119,61 @@ def _set_deadline(game: Game, state: engine.GameState, turn_seconds: int | None 
         game.deadline_kind = Game.DeadlineKind.CHECK
         game.deadline_seats = []
     else:
-        secs = turn_seconds if turn_seconds is not None else _turn_seconds(game)
-        game.deadline = now + timedelta(seconds=secs)
+        game.deadline = now + timedelta(seconds=game.turn_seconds or 30)
         game.deadline_kind = Game.DeadlineKind.TURN
-        game.deadline_seats = engine.whose_turn(state) if hasattr(engine, "whose_turn") else \
-            engine.view_for(state, None)["turn"]
+        game.deadline_seats = engine.whose_turn(state)
+
+
+def _save(game: Game, state: engine.GameState, seats: list[GameSeat] | None = None) -> Game:
+    """Inside the locked transaction, after events were appended: deadline, finish, save, publish."""
+    game.state = state.to_json()
+    _set_deadline(game, state)
+    if state.result is not None and game.status == Game.Status.PLAYING:
+        _finish(game, state)
+    game.save(update_fields=SAVE_FIELDS)
+    _publish(game, state, seats)
+    return game
+
+
+def _finish(game: Game, state: engine.GameState, status: str = Game.Status.FINISHED) -> None:
+    game.status = status
+    game.finished_at = timezone.now()
+    game.deadline, game.deadline_kind, game.deadline_seats = None, "", []
+    result = dict(state.result or {})
+    result["left"] = list(GameSeat.objects.filter(game=game, left_at__isnull=False)
+                          .values_list("number", flat=True))
+    result["timed_out"] = sorted(set(GameEvent.objects.filter(game=game, source="timeout", seat__isnull=False)
+                                     .values_list("seat", flat=True)))
+    game.result = result
+    game.save(update_fields=SAVE_FIELDS)
+    _tell_finished(game)
+
+
+def _tell_finished(game: Game) -> None:
+    """The apps above hear of the end inside this transaction (a savepoint: their failure must not
+    keep the game from ending: it then ends unrated)."""
+    game.rated, game.unrated_reason = False, ""
+    try:
+        with transaction.atomic():
+            responses = signals.game_finished.send(sender=Game, game=game)
+    except Exception:
+        log.exception("a game_finished receiver failed for game %s; the game ends unrated", game.pk)
+        game.unrated_reason = "rating failed"
+    else:
+        for _receiver, record in responses:
+            if record is not None:
+                game.rated = bool(record.rated)
+                game.unrated_reason = str(record.unrated_reason or "")[:100]
+    game.save(update_fields=["rated", "unrated_reason"])
+
+
+# ---------------------------------------------------------------- locking
 
 
 def _locked_games():
     """Game rows for update, each with the database's time of the locking statement (`db_now`):
     deadlines are set by that one clock, the one the timers judge them by."""
-    return Game.objects.select_for_update().defer("initial_state").annotate(db_now=Now())
+    return Game.objects.select_for_update(of=("self",)).defer("initial_state").annotate(db_now=Now())
 
 
 def _lock(game_id: int) -> Game:
@@ -344,59 +183,89 @@ def _lock(game_id: int) -> Game:
     return game
 
 
-def _commit_change(game: Game, new_state: engine.GameState, *, seat: int | None, action: dict, source: str,
-                   client_msg_id: str = "") -> Game:
-    """Inside the locked transaction: append the event, bump the version, save, finish if over."""
-    game.version += 1
-    game.state = new_state.to_json()
-    GameEvent.objects.create(game=game, seq=game.version, seat=seat, action=action, version=game.version,
-                             client_msg_id=client_msg_id, source=source)
-    _set_deadline(game, new_state)
-    finished = new_state.result is not None
-    if finished:
-        _finish(game, new_state)
-    game.save(update_fields=SAVE_FIELDS)
-    transaction.on_commit(lambda: _after_commit(game, new_state, finished))
+def _lock_playing(game_id: int) -> Game | None:
+    game = _locked_games().filter(pk=game_id).first()
+    return game if game is not None and game.status == Game.Status.PLAYING else None
+
+
+def _state(game: Game) -> engine.GameState:
+    return engine.GameState.from_json(game.state)
+
+
+# ---------------------------------------------------------------- starting a game
+
+
+def fire_countdown(table_id: int, version: int | None = None) -> Game | None:
+    """The 3-2-1 countdown ran out: deal the game (idempotent; lobby decides whether it is due)."""
+    with transaction.atomic():
+        lineup = lobby_services.take_countdown(table_id, version)
+        if lineup is None:
+            return None
+        try:
+            with transaction.atomic():
+                return _deal(lineup)
+        except ServiceError as exc:  # the game refused to start: back to the waiting room, saying why
+            log.warning("the game at table %s could not start: %s", table_id, exc.code)
+            lobby_services.start_failed(table_id, exc.message)
+            return None
+
+
+def start_game(table_id: int) -> Game:
+    """Deal a game at `table_id` now from its seats (the countdown's end, tests, the dev harness)."""
+    with transaction.atomic():
+        return _deal(lobby_services.lineup_for_start(table_id))
+
+
+def _deal(lineup: lobby_services.Lineup) -> Game:
+    table_id = lineup.table_id
+    if Game.objects.filter(table_id=table_id, status=Game.Status.PLAYING).exists():
+        raise ServiceError("game_running")
+    if len(lineup.seats) < 2:
+        raise ServiceError("not_enough_players")
+    rules = engine.Rules.from_dict(dict(lineup.rules))
+    seed = secrets.randbits(63)
+    bot_numbers = [i for i, s in enumerate(lineup.seats, start=1) if s.bot_level]
+    try:
+        state = engine.new_game(rules, players=len(lineup.seats), seed=seed, bot_seats=bot_numbers,
+                                first_attacker=_first_attacker(table_id, len(lineup.seats)))
+    except (engine.InvalidRules, engine.IllegalAction) as exc:
+        raise ServiceError("bad_rules") from exc
+    data = state.to_json()
+    game = Game(table_id=table_id, number=Game.objects.filter(table_id=table_id).count() + 1, rules=rules.to_dict(), seed=str(seed),
+                initial_state=data, state=data, version=0, turn_seconds=lineup.turn_seconds,
+                disconnect_policy=lineup.disconnect_policy)
+    game.db_now = db_now()
+    _set_deadline(game, state)
+    game.save()
+    seats = GameSeat.objects.bulk_create([
+        GameSeat(game=game, number=i, player_id=s.player_id, bot_level=s.bot_level,
+                 connected=bool(s.bot_level or s.connected),
+                 last_heartbeat=None if s.bot_level else game.db_now,
+                 disconnected_at=None if (s.bot_level or s.connected) else game.db_now)
+        for i, s in enumerate(lineup.seats, start=1)
+    ])
+    for gs in seats:
+        if not gs.bot_level and not gs.connected:  # seated but not here: his absence clock starts now
+            gs.disconnect_deadline = game.db_now + timedelta(seconds=frames.DISCONNECT_NOTICE_SECONDS)
+            gs.save(update_fields=["disconnect_deadline"])
+    lobby_services.mark_playing(table_id)
+    realtime.send_on_commit([(realtime.table_group(table_id), {"type": "game.started", "game_id": game.pk})])
+    _publish(game, state, frames.game_seats(game))
     return game
 
 
-SAVE_FIELDS = ["state", "version", "deadline", "deadline_kind", "deadline_seats", "status", "result", "finished_at"]
+def _first_attacker(table_id: int, players: int) -> int | None:
+    for _receiver, seat in signals.choose_first_attacker.send(sender=Game, table_id=table_id, players=players):
+        if isinstance(seat, int) and 1 <= seat <= players:
+            return seat
+    return None
 
 
-def _finish(game: Game, state: engine.GameState, status: str = Game.Status.FINISHED) -> None:
-    game.status = status
-    game.finished_at = timezone.now()
-    game.deadline, game.deadline_kind, game.deadline_seats = None, "", []
-    result = dict(state.result or {})
-    left = list(GameSeat.objects.filter(game=game, left_at__isnull=False).values_list("number", flat=True))
-    timed_out = sorted(set(
-        GameEvent.objects.filter(game=game, source="timeout", seat__isnull=False).values_list("seat", flat=True)
-    ))
-    result["left"] = left
-    result["timed_out"] = timed_out
-    game.result = result
-    game.save(update_fields=SAVE_FIELDS)
-    try:
-        from ratings import services as ratings_services
-    except ImportError:
-        return
-    record = getattr(ratings_services, "record_game_result", None)
-    if record is None:
-        return
-    try:
-        with transaction.atomic():  # a savepoint: a ratings failure must not keep the game from ending
-            rec = record(game)
-    except Exception:
-        log.exception("ratings.record_game_result failed for game %s; the game ends unrated", game.pk)
-        game.rated, game.unrated_reason = False, "rating failed"
-    else:
-        game.rated = bool(getattr(rec, "rated", False))
-        game.unrated_reason = str(getattr(rec, "unrated_reason", "") or "")[:100]
-    game.save(update_fields=["rated", "unrated_reason"])
+# ---------------------------------------------------------------- a person's move
 
 
 def validate_action(action: Any) -> dict:
-    """Shape check before the engine sees it: a small dict with a known type and string fields."""
+    """Shape check before the engine sees it: a small dict with a known type and short string fields."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise ServiceError("bad_action")
     if action["type"] not in ACTION_TYPES:
@@ -412,175 +281,193 @@ def validate_action(action: Any) -> dict:
     return dict(action)
 
 
-def apply_player_action(game_id: int, player, client_version: int, client_msg_id: str, action: Any) -> Game:
-    """A person's move. Refusals raise ServiceError (nothing changes); a resent message id is
-    answered with the game as it is (the move is applied once)."""
-    if not isinstance(client_msg_id, str) or not client_msg_id or len(client_msg_id) > MAX_MSG_ID:
+def validate_msg_id(client_msg_id: Any) -> str:
+    """A client message id: 1–64 printable characters (it is stored and compared in the database)."""
+    if (not isinstance(client_msg_id, str) or not client_msg_id or len(client_msg_id) > MAX_MSG_ID
+            or not client_msg_id.isprintable()):
         raise ServiceError("bad_id")
+    try:
+        client_msg_id.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate
+        raise ServiceError("bad_id") from exc
+    return client_msg_id
+
+
+class Applied:
+    """The outcome of a person's move: the game's version now, and whether it was a resend."""
+
+    __slots__ = ("game_id", "version", "duplicate")
+
+    def __init__(self, game_id: int, version: int, duplicate: bool = False) -> None:
+        self.game_id, self.version, self.duplicate = game_id, version, duplicate
+
+
+def apply_player_action(game_id: int, player, client_version: int, client_msg_id: str, action: Any) -> Applied:
+    """A person's move. Refusals raise ServiceError (nothing changes); a resent message id is
+    answered as a duplicate (the move is applied once).
+
+    The cheap path: one statement locks the game row and reads the mover's seat, one inserts the
+    event (its unique constraint catches a resent id), one updates the game.
+    """
+    client_msg_id = validate_msg_id(client_msg_id)
     if type(client_version) is not int:
         raise ServiceError("bad_version")
     action = validate_action(action)
     try:
         with transaction.atomic():
-            game = _lock(game_id)
-            gs = GameSeat.objects.filter(game=game, player=player).first()
-            if gs is None:
-                raise ServiceError("not_seated")
-            if GameEvent.objects.filter(game=game, seat=gs.number, client_msg_id=client_msg_id).exists():
-                game._duplicate = True
-                return game
+            game = (_locked_games().filter(pk=game_id, seats__player=player)
+                    .annotate(seat_number=F("seats__number"), seat_left=F("seats__left_at"),
+                              seat_takeover=F("seats__takeover_level")).first())
+            if game is None:
+                raise ServiceError("not_seated" if Game.objects.filter(pk=game_id).exists() else "game_not_found")
+            seat = game.seat_number
             if game.status != Game.Status.PLAYING:
                 raise ServiceError("game_finished")
-            if gs.left_at is not None:
+            if game.seat_left is not None:
                 raise ServiceError("left_game")
             if client_version != game.version:
                 raise ServiceError("stale_version")
-            if gs.takeover_level:  # he is back and playing: his seat and hand are his again (004)
-                _hand_back_locked(game, gs)
-            state = _load_state(game.state)
+            state = _state(game)
+            seats = None
+            if game.seat_takeover:  # he is back and playing: his seat and hand are his again (004)
+                state, seats = _hand_back_locked(game, state, seat)
             try:
-                new_state = engine.apply_action(state, gs.number, action)
+                state = event_log.append(game, state, seat, action, source="player", client_msg_id=client_msg_id)
             except engine.IllegalAction as exc:
                 raise ServiceError(exc.code) from exc
-            return _commit_change(game, new_state, seat=gs.number, action=action, source="player",
-                                  client_msg_id=client_msg_id)
-    except IntegrityError:  # the same message id raced in from two sockets: it was applied once
-        if not GameEvent.objects.filter(game_id=game_id, client_msg_id=client_msg_id,
-                                        seat__in=GameSeat.objects.filter(game_id=game_id, player=player)
-                                        .values("number")).exists():
+            _save(game, state, seats)
+            return Applied(game.pk, game.version)
+    except ServiceError as exc:
+        if exc.code in LATE_CODES:
+            resent = _resent(game_id, player, client_msg_id)
+            if resent is not None:
+                return resent
+        raise
+    except IntegrityError:  # the unique (game, seat, message id): the same move raced in twice
+        resent = _resent(game_id, player, client_msg_id)
+        if resent is None:
             raise
-        game = Game.objects.get(pk=game_id)
-        game._duplicate = True
-        return game
+        return resent
 
 
-def apply_bot_action(game_id: int, seat: int, version: int) -> Game | None:
-    """A bot seat's move at `version` (idempotent: nothing if the game moved on or it is not a bot)."""
-    from game.engine.bots import choose_action
+# a resent move that was already applied meets one of these before its duplicate id is noticed
+LATE_CODES = frozenset({"stale_version", "game_finished", "left_game"})
 
+
+def _resent(game_id: int, player, client_msg_id: str) -> Applied | None:
+    """A refused or clashing move whose id was already applied: the client resent it (a reconnect)."""
+    if not GameEvent.objects.filter(game_id=game_id, client_msg_id=client_msg_id,
+                                    seat__in=GameSeat.objects.filter(game_id=game_id, player=player)
+                                    .values("number")).exists():
+        return None
+    return Applied(game_id, game_version(game_id) or 0, duplicate=True)
+
+
+# ---------------------------------------------------------------- bots
+
+
+def apply_bot_action(game_id: int, seat: int, version: int, action: dict | None = None) -> Game | None:
+    """A bot seat's move at `version` (idempotent: nothing if the game moved on or a person plays the
+    seat). `action` is the bot's decision made off the web process; None decides here."""
     with transaction.atomic():
-        game = _locked_games().filter(pk=game_id).first()
-        if game is None or game.status != Game.Status.PLAYING or game.version != version:
+        game = _lock_playing(game_id)
+        if game is None or game.version != version:
             return None
         gs = GameSeat.objects.filter(game=game, number=seat).first()
-        if gs is None or not (gs.bot_level or gs.takeover_level):
+        if gs is None or not gs.bot_controlled:
             return None
-        state = _load_state(game.state)
-        view = engine.view_for(state, seat)
-        if not view["legal"]:
-            return None
-        rng = random.Random(f"{game.seed}:{game.version}:{seat}")
-        action = choose_action(gs.bot_level or gs.takeover_level, view, rng)
+        state = _state(game)
         if action is None:
-            return None
+            action = bots.decide(gs.bot_level or gs.takeover_level, engine.view_for(state, seat),
+                                 bots.rng_seed(game.seed, game.version, seat))
+            if action is None:
+                return None
         try:
-            new_state = engine.apply_action(state, seat, action)
+            state = event_log.append(game, state, seat, action, source="bot")
         except engine.IllegalAction:
             log.exception("bot %s at game %s seat %s chose an illegal move %r", gs.bot_level, game_id, seat, action)
             return None
-        return _commit_change(game, new_state, seat=seat, action=action, source="bot")
+        return _save(game, state)
+
+
+def move_bot(game_id: int, seat: int, version: int) -> Game | None:
+    """A queued bot move: decide outside any lock from the seat's own view, then apply it."""
+    found = bot_view(game_id, seat, version)
+    if found is None:
+        return None
+    level, view, seed = found
+    action = bots.decide(level, view, seed)
+    return None if action is None else apply_bot_action(game_id, seat, version, action)
+
+
+def bot_view(game_id: int, seat: int, version: int) -> tuple[str, dict, str] | None:
+    """(level, the seat's view, rng seed) for a bot that must move at `version`, or None."""
+    row = (GameSeat.objects.filter(game_id=game_id, number=seat, game__status=Game.Status.PLAYING,
+                                   game__version=version)
+           .values("bot_level", "takeover_level", "game__state", "game__seed").first())
+    if row is None or not (row["bot_level"] or row["takeover_level"]):
+        return None
+    view = engine.view_for(engine.GameState.from_json(row["game__state"]), seat)
+    if not view["legal"]:
+        return None
+    return row["bot_level"] or row["takeover_level"], view, bots.rng_seed(row["game__seed"], version, seat)
 
 
 # ---------------------------------------------------------------- deadlines
 
 
-def _apply_timeout(game: Game, state: engine.GameState, seat: int) -> engine.GameState:
-    action = engine.timeout_action(state, seat)
-    if action.get("type") == "resign":
-        new_state = engine.resign(state, seat, action.get("reason", "timeout"))
-        ev = {"type": "resign", "reason": action.get("reason", "timeout")}
-    else:
-        new_state = engine.apply_action(state, seat, action)
-        ev = action
-    game.version += 1
-    GameEvent.objects.create(game=game, seq=game.version, seat=seat, action=ev, version=game.version,
-                             source="timeout")
-    return new_state
-
-
 def fire_turn_deadline(game_id: int, version: int) -> Game | None:
     """The turn clock ran out at `version`: the automatic move (or loss) for every awaited seat."""
     with transaction.atomic():
-        game = _locked_games().filter(pk=game_id).first()
-        if (game is None or game.status != Game.Status.PLAYING or game.version != version
-                or game.deadline_kind != Game.DeadlineKind.TURN):
+        game = _lock_playing(game_id)
+        if game is None or game.version != version or game.deadline_kind != Game.DeadlineKind.TURN:
             return None
-        state = _load_state(game.state)
+        state = _state(game)
         for seat in list(game.deadline_seats or []):
             if state.result is not None or state.phase != "play":
                 break
-            if seat not in engine.view_for(state, None)["turn"]:
+            if seat not in engine.whose_turn(state):
                 continue
+            action = engine.timeout_action(state, seat)
+            if action.get("type") == "resign":
+                action = {"type": "resign", "reason": action.get("reason", "timeout")}
             try:
-                state = _apply_timeout(game, state, seat)
+                state = event_log.append(game, state, seat, action, source="timeout")
             except engine.IllegalAction:
                 log.exception("timeout for game %s seat %s refused", game_id, seat)
         if game.version == version:  # nothing could be applied: keep the clock going, never a hot loop
             log.warning("turn deadline of game %s at version %s applied nothing; re-armed", game_id, version)
             _set_deadline(game, state)
             game.save(update_fields=["deadline", "deadline_kind", "deadline_seats"])
-            transaction.on_commit(lambda: _schedule_timer(game.deadline_kind, game.pk, game.version, game.deadline))
             return None
-        return _save_after_server_events(game, state)
-
-
-def _save_after_server_events(game: Game, state: engine.GameState) -> Game:
-    game.state = state.to_json()
-    _set_deadline(game, state)
-    finished = state.result is not None
-    if finished:
-        _finish(game, state)
-    game.save(update_fields=SAVE_FIELDS)
-    transaction.on_commit(lambda: _after_commit(game, state, finished))
-    return game
+        return _save(game, state)
 
 
 def fire_check_deadline(game_id: int, version: int) -> Game | None:
-    """The 4 s cheater check window ended at `version`: the round closes as pending."""
+    """The cheater check window ended at `version`: the round closes as pending."""
     with transaction.atomic():
-        game = _locked_games().filter(pk=game_id).first()
-        if (game is None or game.status != Game.Status.PLAYING or game.version != version
-                or game.deadline_kind != Game.DeadlineKind.CHECK):
+        game = _lock_playing(game_id)
+        if game is None or game.version != version or game.deadline_kind != Game.DeadlineKind.CHECK:
             return None
-        state = _load_state(game.state)
         try:
-            new_state = engine.end_check(state)
+            state = event_log.append(game, _state(game), None, {"type": "end_check"}, source="server")
         except engine.IllegalAction:
             log.warning("end_check refused for game %s at version %s", game_id, version)
             return None
-        return _commit_change(game, new_state, seat=None, action={"type": "end_check"}, source="server")
+        return _save(game, state)
 
 
 # ---------------------------------------------------------------- leaving, presence, takeover
 
 
-def _table_policy(game: Game) -> str:
-    from lobby.models import Table
-
-    return Table.objects.filter(pk=game.table_id).values_list("disconnect_policy", flat=True).first() or "lose"
-
-
-def _bot_seats_event(game: Game, state: engine.GameState) -> engine.GameState:
-    seats = list(GameSeat.objects.filter(game=game).order_by("number"))
-    bots = [s.number for s in seats if s.bot_level or s.takeover_level]
-    new_state = engine.set_bot_seats(state, bots)
-    game.version += 1
-    GameEvent.objects.create(game=game, seq=game.version, seat=None, action={"type": "set_bots", "seats": bots},
-                             version=game.version, source="server")
-    return new_state
+def _bot_seats_event(game: Game, state: engine.GameState) -> tuple[engine.GameState, list[GameSeat]]:
+    seats = frames.game_seats(game)
+    played = [s.number for s in seats if s.bot_controlled]
+    return event_log.append(game, state, None, {"type": "set_bots", "seats": played}, source="server"), seats
 
 
-def _all_humans_gone(game: Game) -> bool:
-    humans = GameSeat.objects.filter(game=game, bot_level="")
-    return humans.exists() and not humans.filter(left_at__isnull=True).exists()
-
-
-def _resign_locked(game: Game, state: engine.GameState, seat: int, source: str) -> engine.GameState:
-    new_state = engine.resign(state, seat)
-    game.version += 1
-    GameEvent.objects.create(game=game, seq=game.version, seat=seat, action={"type": "resign", "reason": "resign"},
-                             version=game.version, source=source)
-    return new_state
+def _resign(game: Game, state: engine.GameState, seat: int, source: str) -> engine.GameState:
+    return event_log.append(game, state, seat, {"type": "resign", "reason": "resign"}, source=source)
 
 
 def leave_game(game_id: int, player) -> Game:
@@ -595,74 +482,69 @@ def leave_game(game_id: int, player) -> Game:
             raise ServiceError("game_finished")
         if gs.left_at is not None:
             raise ServiceError("left_game")
-        gs.left_at = timezone.now()
+        gs.left_at = game.db_now
         gs.disconnect_deadline = None
-        state = _load_state(game.state)
-        if _table_policy(game) == "bot":
+        lobby_services.player_left_game(game.table_id, player.pk)
+        state = _state(game)
+        if game.disconnect_policy == Game.DisconnectPolicy.BOT:
             gs.takeover_level = gs.takeover_level or TAKEOVER_LEVEL
             gs.save(update_fields=["left_at", "takeover_level", "disconnect_deadline"])
-            state = _bot_seats_event(game, state)
-            if _all_humans_gone(game):
-                return _abandon(game, state)
-        else:
-            gs.save(update_fields=["left_at", "disconnect_deadline"])
-            state = _resign_locked(game, state, gs.number, "leave")
-        return _save_after_server_events(game, state)
+            state, seats = _bot_seats_event(game, state)
+            if not any(s.player_id and not s.bot_level and s.left_at is None for s in seats):
+                return _abandon(game, state, seats)
+            return _save(game, state, seats)
+        gs.save(update_fields=["left_at", "disconnect_deadline"])
+        return _save(game, _resign(game, state, gs.number, "leave"))
 
 
-def _abandon(game: Game, state: engine.GameState) -> Game:
+def _abandon(game: Game, state: engine.GameState, seats: list[GameSeat]) -> Game:
     """Every human left for good: the game is archived as aborted, never left hanging."""
     game.state = state.to_json()
     _finish(game, state, status=Game.Status.ABORTED)
     game.result = {**(game.result or {}), "reason": "abandoned"}
     game.save(update_fields=SAVE_FIELDS)
-    transaction.on_commit(lambda: _after_commit(game, state, True))
+    _publish(game, state, seats)
     return game
 
 
 def takeover(game_id: int, seat: int, level: str = TAKEOVER_LEVEL) -> Game | None:
     """A bot starts playing a human's seat (004 disconnect rule); his hand stays his."""
     with transaction.atomic():
-        game = _locked_games().filter(pk=game_id).first()
-        if game is None or game.status != Game.Status.PLAYING:
+        game = _lock_playing(game_id)
+        if game is None:
             return None
         gs = GameSeat.objects.filter(game=game, number=seat).first()
-        if gs is None or gs.bot_level or gs.takeover_level:
+        if gs is None or gs.bot_controlled:
             return None
-        gs.takeover_level = level
-        gs.disconnect_deadline = None
+        gs.takeover_level, gs.disconnect_deadline = level, None
         gs.save(update_fields=["takeover_level", "disconnect_deadline"])
-        state = _bot_seats_event(game, _load_state(game.state))
-        return _save_after_server_events(game, state)
+        state, seats = _bot_seats_event(game, _state(game))
+        return _save(game, state, seats)
 
 
-def _hand_back_locked(game: Game, gs: GameSeat) -> engine.GameState:
-    gs.takeover_level = ""
-    gs.save(update_fields=["takeover_level"])
-    state = _bot_seats_event(game, _load_state(game.state))
-    game.state = state.to_json()
-    return state
+def _hand_back_locked(game: Game, state: engine.GameState, seat: int) -> tuple[engine.GameState, list[GameSeat]]:
+    GameSeat.objects.filter(game=game, number=seat).update(takeover_level="")
+    return _bot_seats_event(game, state)
 
 
 def hand_back(game_id: int, player) -> Game | None:
     """He is back (004): his seat and hand are his again, the bot stops."""
     with transaction.atomic():
-        game = _locked_games().filter(pk=game_id).first()
-        if game is None or game.status != Game.Status.PLAYING:
+        game = _lock_playing(game_id)
+        if game is None:
             return None
         gs = GameSeat.objects.filter(game=game, player=player).first()
         if gs is None or not gs.takeover_level or gs.left_at is not None:
             return None
-        state = _hand_back_locked(game, gs)
-        return _save_after_server_events(game, state)
+        state, seats = _hand_back_locked(game, _state(game), gs.number)
+        return _save(game, state, seats)
 
 
-def set_connected(game_id: int, player, connected: bool) -> None:
-    """Presence of a seated human (socket connect/disconnect, heartbeats). A disconnect starts his
-    disconnect deadline (policy "lose": 30 s; "bot": 15 s notice, then 60 s to a takeover); a
-    reconnect clears it and hands a taken-over seat back."""
-    changed = False
-    back = False
+def set_connected(game_id: int, player, connected: bool, since: datetime | None = None) -> None:
+    """Presence of a seated human (socket connect/disconnect, the heartbeat sweep). A disconnect
+    starts his absence clock at `since` (the last sign of life; now by default): everyone is told
+    after 15 s, then he loses (policy "lose", at 30 s) or a bot plays for him (policy "bot", at
+    15 + 60 s). A reconnect stops the clock and hands a taken-over seat back."""
     with transaction.atomic():
         game = _locked_games().filter(pk=game_id).first()
         if game is None:
@@ -672,109 +554,94 @@ def set_connected(game_id: int, player, connected: bool) -> None:
         if gs is None:
             return
         if connected:
-            gs.last_heartbeat = now
             fields = ["last_heartbeat"]
-            if not gs.connected:
+            gs.last_heartbeat = now
+            changed = not gs.connected
+            if changed:
                 gs.connected, gs.disconnected_at, gs.disconnect_deadline = True, None, None
                 fields += ["connected", "disconnected_at", "disconnect_deadline"]
-                changed = True
             gs.save(update_fields=fields)
-            back = bool(gs.takeover_level and gs.left_at is None and game.status == Game.Status.PLAYING)
-        elif gs.connected:
-            gs.connected = False
-            gs.disconnected_at = now
-            if game.status == Game.Status.PLAYING and gs.left_at is None and not gs.takeover_level:
-                first = DISCONNECT_LOSE_SECONDS if _table_policy(game) == "lose" else DISCONNECT_NOTICE_SECONDS
-                gs.disconnect_deadline = now + timedelta(seconds=first)
-            gs.save(update_fields=["connected", "disconnected_at", "disconnect_deadline"])
-            changed = True
-            if gs.disconnect_deadline:
-                deadline, gs_id = gs.disconnect_deadline, gs.pk
-                transaction.on_commit(lambda: _schedule_timer("disconnect", gs_id, 0, deadline))
-        if changed and not back:
-            transaction.on_commit(lambda: broadcast_game(game))
-    if back:
-        hand_back(game_id, player)
+            if gs.takeover_level and gs.left_at is None and game.status == Game.Status.PLAYING:
+                state, seats = _hand_back_locked(game, _state(game), gs.number)
+                _save(game, state, seats)
+            elif changed:
+                _publish(game, _state(game))
+            return
+        if not gs.connected:
+            return
+        gs.connected = False
+        gs.disconnected_at = min(since or now, now)
+        if game.status == Game.Status.PLAYING and gs.left_at is None and not gs.takeover_level:
+            gs.disconnect_deadline = gs.disconnected_at + timedelta(seconds=frames.DISCONNECT_NOTICE_SECONDS)
+        gs.save(update_fields=["connected", "disconnected_at", "disconnect_deadline"])
+        _publish(game, _state(game))
 
 
 def heartbeat(game_id: int, player) -> None:
     """A ping from a seated player's socket: he is here (a missed disconnect event is repaired).
     The common case (already marked connected) is one UPDATE without the game row lock."""
     fresh = GameSeat.objects.filter(game_id=game_id, player=player, connected=True, takeover_level="").update(
-        last_heartbeat=timezone.now())
+        last_heartbeat=Now())
     if not fresh:
         set_connected(game_id, player, True)
 
 
-def fire_disconnect_deadline(game_id: int, seat_number: int, *args: Any, **kwargs: Any) -> Game | None:
-    """His disconnect deadline passed (idempotent: nothing if he is back or it is not due).
-    Policy "lose": he (his pair) loses. Policy "bot": first the notice (everyone sees
-    "disconnected"), then after 60 s more a bot takes his seat. "Due" is judged by the database's
-    clock (the one the timers' sweep uses), so a worker whose clock lags never refuses a due firing."""
+def fire_disconnect_deadline(game_id: int, seat_number: int) -> Game | None:
+    """His absence clock reached its next step (idempotent: nothing if he is back or it is not due).
+    Step 1, 15 s: everyone is told (and sees the countdown of step 2). Step 2: policy "lose" at 30 s,
+    he (his pair) loses; policy "bot" at 15 + 60 s, a bot plays his seat until he returns."""
     with transaction.atomic():
-        game = _locked_games().filter(pk=game_id).first()
-        if game is None or game.status != Game.Status.PLAYING:
+        game = _lock_playing(game_id)
+        if game is None:
             return None
         now = game.db_now
         gs = GameSeat.objects.filter(game=game, number=seat_number).first()
         if (gs is None or gs.connected or gs.disconnect_deadline is None or gs.disconnect_deadline > now
-                or gs.left_at is not None):
+                or gs.left_at is not None or gs.takeover_level):
             return None
-        if _table_policy(game) == "lose":
-            gs.disconnect_deadline = None
-            gs.left_at = now
-            gs.save(update_fields=["disconnect_deadline", "left_at"])
-            state = _resign_locked(game, _load_state(game.state), seat_number, "disconnect")
-            return _save_after_server_events(game, state)
-        takeover_at = (gs.disconnected_at or now) + timedelta(
-            seconds=DISCONNECT_NOTICE_SECONDS + DISCONNECT_TAKEOVER_SECONDS)
-        if now < takeover_at - timedelta(milliseconds=50):  # the notice stage
-            gs.disconnect_deadline = takeover_at
+        since = gs.disconnected_at or now
+        lose = game.disconnect_policy == Game.DisconnectPolicy.LOSE
+        final_at = since + timedelta(seconds=frames.DISCONNECT_LOSE_SECONDS if lose else
+                                     frames.DISCONNECT_NOTICE_SECONDS + frames.DISCONNECT_TAKEOVER_SECONDS)
+        if now < final_at - timedelta(milliseconds=50):  # the notice step
+            gs.disconnect_deadline = final_at
             gs.save(update_fields=["disconnect_deadline"])
-            gs_id = gs.pk
-            transaction.on_commit(lambda: _schedule_timer("disconnect", gs_id, 0, takeover_at))
-            transaction.on_commit(lambda: broadcast_game(game))
+            _publish(game, _state(game))
             return game
-        gs.takeover_level = TAKEOVER_LEVEL
         gs.disconnect_deadline = None
+        if lose:
+            gs.left_at = now
+            lobby_services.player_left_game(game.table_id, gs.player_id)
+            gs.save(update_fields=["disconnect_deadline", "left_at"])
+            return _save(game, _resign(game, _state(game), seat_number, "disconnect"))
+        gs.takeover_level = TAKEOVER_LEVEL
         gs.save(update_fields=["takeover_level", "disconnect_deadline"])
-        state = _bot_seats_event(game, _load_state(game.state))
-        return _save_after_server_events(game, state)
+        state, seats = _bot_seats_event(game, _state(game))
+        return _save(game, state, seats)
 
 
-# ---------------------------------------------------------------- replay
-
-
-def replay_state(game: Game) -> dict:
-    """Re-run the engine from initial_state over the event log; equals game.state for a sound log."""
-    state = _load_state(game.initial_state)
-    for ev in game.events.order_by("seq"):
-        a = ev.action
-        kind = a.get("type")
-        if kind == "resign":
-            state = engine.resign(state, ev.seat, a.get("reason", "resign"))
-        elif kind == "end_check":
-            state = engine.end_check(state)
-        elif kind == "set_bots":
-            state = engine.set_bot_seats(state, a["seats"])
-        else:
-            state = engine.apply_action(state, ev.seat, a)
-    return state.to_json()
+# ---------------------------------------------------------------- moderators
 
 
 def abort_game(game_id: int, reason: str = "moderator") -> Game | None:
     """A moderator stops a running game: archived as aborted (unrated), everyone sees the end."""
     with transaction.atomic():
-        game = _locked_games().filter(pk=game_id).first()
-        if game is None or game.status != Game.Status.PLAYING:
+        game = _lock_playing(game_id)
+        if game is None:
             return None
-        state = _load_state(game.state)
+        state = _state(game)
         game.status = Game.Status.ABORTED
         game.finished_at = timezone.now()
         game.deadline, game.deadline_kind, game.deadline_seats = None, "", []
         game.result = {"reason": "aborted", "by": reason[:100], "loser": None, "losers": [], "winners": [],
                        "draw": False, "left": [], "timed_out": []}
-        game.unrated_reason = f"aborted: {reason}"[:100]
-        game.save(update_fields=[*SAVE_FIELDS, "unrated_reason"])
-        transaction.on_commit(lambda: _after_commit(game, state, True))
+        game.rated, game.unrated_reason = False, f"aborted: {reason}"[:100]
+        game.save(update_fields=[*SAVE_FIELDS, "rated", "unrated_reason"])
+        _publish(game, state)
         return game
+
+
+def on_table_closed(sender, table_id: int, reason: str, **kwargs) -> None:
+    """A moderator closed a table (lobby's table_closed signal): its running game stops too."""
+    for game_id in Game.objects.filter(table_id=table_id, status=Game.Status.PLAYING).values_list("pk", flat=True):
+        abort_game(game_id, reason)

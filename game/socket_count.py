@@ -15,7 +15,7 @@ from django.core.cache import cache
 
 log = logging.getLogger(__name__)
 
-TTL = 60  # seconds; the table page pings every 10 s
+TTL = 25  # seconds; the table page pings every 5 s: a dead process's counts are gone soon
 
 
 def _key(table_id: int, player_id: int) -> str:

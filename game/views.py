@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from . import services
 from .errors import ServiceError
 from .models import Game
 
@@ -281,8 +282,6 @@ def detail(request: HttpRequest, game_id: int) -> HttpResponse:
 def leave(request: HttpRequest, game_id: int) -> HttpResponse:
     """«Выйти» during a game: the game service records the loss; then back to the lobby."""
     game = get_object_or_404(Game, pk=game_id)
-    from . import services  # written by game-server; imported late so this module loads without it
-
     error = None
     try:
         services.leave_game(game.pk, request.user)
@@ -355,3 +354,9 @@ def dev_table(request: HttpRequest) -> HttpResponse:
         "table_errors": error_messages(),
     }
     return render(request, "game/table.html", ctx)
+
+
+def game_table_page(request: HttpRequest, table) -> HttpResponse:
+    """The game table at the table's URL while a game runs or its rematch offer lasts
+    (registered with lobby.pages in GameConfig.ready: the lobby never imports the game app)."""
+    return render(request, "game/table.html", table_context(request, table))

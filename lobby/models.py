@@ -75,6 +75,7 @@ class Seat(models.Model):
     connected = models.BooleanField(default=False)
     last_seen = models.DateTimeField(null=True, blank=True)
     inactive_deadline = models.DateTimeField(null=True, blank=True, db_index=True)  # waiting-room idle (001)
+    in_game = models.BooleanField(default=False)  # plays the running game and has not left it
 
     class Meta:
         ordering = ["table", "number"]

@@ -22,21 +22,23 @@ Policies chosen here (see also the issue and DESIGN.md):
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
-import threading
-from datetime import datetime, timedelta
+from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import models, transaction
 from django.utils.translation import gettext as _
 
+from accounts.services import ensure_can_play
+from durak_site import realtime
 from durak_site.clock import db_now
 from game.engine.rules import RULE_CHOICES, InvalidRules, Rules
 
 from .errors import ServiceError
 from .models import Seat, Table
 from .presets import CUSTOM, DEFAULT_PRESET, PRESETS
+from .signals import table_closed
 
 log = logging.getLogger(__name__)
 
@@ -95,18 +97,9 @@ def _require_seated(seats: list[Seat], player) -> Seat:
 
 
 def _ensure_can_play(player) -> None:
-    if player is None or not getattr(player, "is_authenticated", False):
-        raise ServiceError("login_required", _("Sign in to play."))
-    try:
-        from accounts import services as accounts_services
-    except ImportError:  # pragma: no cover - accounts always exists
-        accounts_services = None
-    check = getattr(accounts_services, "ensure_can_play", None)
-    if check is not None:
-        check(player)  # raises the shared ServiceError (banned) as it is
-    if getattr(player, "banned_at", None) is not None:
-        raise ServiceError("banned", _("Your account is banned: %(reason)s") % {
-            "reason": player.ban_reason or _("no reason given")})
+    if player is None or not player.is_authenticated:
+        raise ServiceError("login_required")
+    ensure_can_play(player)  # raises ServiceError("banned") with the reason
 
 
 def rules_setter_id(table: Table, seats: list[Seat] | None = None):
@@ -137,29 +130,11 @@ def _bump(table: Table, notice: str | None = None) -> None:
     if notice is not None:
         table.notice = notice[:200]
     table.save()
-    tid, version = table.pk, table.version
-    transaction.on_commit(lambda: broadcast_table(tid, version))
+    realtime.send_on_commit([_changed(table.pk, table.version)])
 
 
-def _schedule(kind: str, obj_id: int, version: int, at: datetime | None) -> None:
-    """Hand a deadline to the timers app after commit (no-op until game.timers exists)."""
-    if at is None:
-        return
-    try:
-        from game import timers
-    except ImportError:
-        return
-    schedule = getattr(timers, "schedule", None)
-    if schedule is None:
-        return
-
-    def _go() -> None:
-        try:
-            schedule(kind, obj_id, version, at)
-        except Exception:  # the sweep is the safety net; never fail a committed lobby write
-            log.exception("could not schedule %s timer for %s", kind, obj_id)
-
-    transaction.on_commit(_go)
+def _changed(table_id: int, version: int) -> realtime.Message:
+    return realtime.table_group(table_id), {"type": "lobby.changed", "version": version}
 
 
 def _rules(table: Table) -> Rules:
@@ -208,11 +183,8 @@ def _reevaluate(table: Table, seats: list[Seat], *, restart: bool = False) -> No
 
 
 def _finish(table: Table, seats: list[Seat], notice: str | None = None, *, restart: bool = False) -> Table:
-    was = (table.status, table.countdown_deadline)
     _reevaluate(table, seats, restart=restart)
     _bump(table, notice)
-    if table.status == Table.Status.COUNTDOWN and (table.status, table.countdown_deadline) != was:
-        _schedule("countdown", table.pk, table.version, table.countdown_deadline)
     return table
 
 
@@ -297,11 +269,7 @@ def _stand_elsewhere(player, except_table_id=None) -> None:
 
 
 def _in_running_game(table: Table, player) -> bool:
-    game = table.games.order_by("-started_at").first() if hasattr(table, "games") else None
-    if game is None:
-        return True
-    gs = game.seats.filter(player=player).first()
-    return gs is not None and gs.left_at is None
+    return Seat.objects.filter(table=table, player=player, in_game=True).exists()
 
 
 # ---------------------------------------------------------------- tables
@@ -613,8 +581,6 @@ def set_presence(table_id, player_id, connected: bool) -> Table | None:
         seat.connected = bool(connected)
         seat.inactive_deadline = deadline
         _finish(table, seats)
-        if deadline is not None:
-            _schedule("inactive", seat.pk, table.version, deadline)
         return table
 
 
@@ -669,47 +635,97 @@ def fire_inactive_seats(table_id, version=None) -> int:
     return freed
 
 
-def fire_countdown(table_id, version=None):
-    """At the countdown deadline: create the game and mark the table playing (idempotent)."""
-    with transaction.atomic():
-        try:
-            table = Table.objects.select_for_update().get(pk=table_id)
-        except Table.DoesNotExist:
-            return None
-        if table.status != Table.Status.COUNTDOWN or table.countdown_deadline is None:
-            return None
-        if version is not None and version != table.version:
-            return None
-        if table.countdown_deadline > db_now():
-            return None
-        seats = _seats(table)
-        if start_blocker(table, seats) is not None:
-            table.status = Table.Status.WAITING
-            table.countdown_deadline = None
-            _bump(table)
-            return None
-        try:
-            from game.services import start_game
-        except ImportError:
-            log.warning("fire_countdown: game.services.start_game is not available yet")
-            return None
-        try:
-            game = start_game(table.pk)
-        except ServiceError as exc:  # the game refused to start: back to the waiting room, say why
-            log.warning("start_game(%s) refused: %s", table.pk, exc)
-            table.status = Table.Status.WAITING
-            table.countdown_deadline = None
-            _clear_ready(seats)
-            _bump(table, _("The game could not start (%(why)s).") % {"why": exc})
-            return None
-        table.refresh_from_db()
-        Seat.objects.filter(table=table, inactive_deadline__isnull=False).update(inactive_deadline=None)
-        table.status = Table.Status.PLAYING
+@dataclass(frozen=True)
+class LineupSeat:
+    number: int
+    player_id: int | None
+    bot_level: str
+    connected: bool
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """Who sits where when a game is dealt, and the table settings the game freezes."""
+
+    table_id: int
+    rules: dict
+    seats: list[LineupSeat]
+    turn_seconds: int
+    disconnect_policy: str
+
+
+def _lineup(table: Table, seats: list[Seat]) -> Lineup:
+    occupied = [LineupSeat(s.number, s.player_id, s.bot_level, bool(s.connected)) for s in _occupied(seats)]
+    return Lineup(table.pk, dict(table.rules or {}), occupied, table.turn_seconds, table.disconnect_policy)
+
+
+def take_countdown(table_id, version=None) -> Lineup | None:
+    """The countdown ran out (called by game.services.fire_countdown inside its transaction): the
+    lineup to deal, with the table row locked; None when it is not due (idempotent) or a seat
+    changed so that the game cannot start (the table goes back to waiting)."""
+    try:
+        table = Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        return None
+    if table.status != Table.Status.COUNTDOWN or table.countdown_deadline is None:
+        return None
+    if version is not None and version != table.version:
+        return None
+    if table.countdown_deadline > db_now():
+        return None
+    seats = _seats(table)
+    if start_blocker(table, seats) is not None:
+        table.status = Table.Status.WAITING
         table.countdown_deadline = None
-        table.rematch_deadline = None
-        _clear_ready(seats)
-        _bump(table, "")
-        return game
+        _bump(table)
+        return None
+    return _lineup(table, seats)
+
+
+def lineup_for_start(table_id) -> Lineup:
+    """The table's lineup now, row locked, without the countdown (tests and the dev harness)."""
+    table = _locked(table_id)
+    return _lineup(table, _seats(table))
+
+
+def mark_playing(table_id) -> None:
+    """A game was dealt at the table (same transaction): seats are closed until it ends."""
+    table = _locked(table_id)
+    seats = _seats(table)
+    Seat.objects.filter(table=table, inactive_deadline__isnull=False).update(inactive_deadline=None)
+    Seat.objects.filter(table=table, player__isnull=False).update(in_game=True)
+    table.status = Table.Status.PLAYING
+    table.countdown_deadline = None
+    table.rematch_deadline = None
+    _clear_ready(seats)
+    _bump(table, "")
+
+
+def start_failed(table_id, why: str) -> None:
+    """The game refused to start (its rules cannot be dealt): back to the waiting room, saying why."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        if table.status != Table.Status.COUNTDOWN:
+            return
+        table.status = Table.Status.WAITING
+        table.countdown_deadline = None
+        _clear_ready(_seats(table))
+        _bump(table, _("The game could not start (%(why)s).") % {"why": why})
+
+
+def player_left_game(table_id, player_id) -> None:
+    """He left the running game for good («Выйти», or lost by disconnect): he may stand up now."""
+    Seat.objects.filter(table_id=table_id, player_id=player_id).update(in_game=False)
+
+
+def shows_last_game(table_id) -> bool:
+    """Whether the table page still shows its last game (the game runs, or the rematch offer lasts)."""
+    return Table.objects.filter(pk=table_id, status__in=(Table.Status.REMATCH, Table.Status.PLAYING)).exists()
+
+
+def table_version(table_id) -> int | None:
+    """The table's version (None: no such table): what a socket's waiting room is at."""
+    return Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
 
 
 def game_finished(table_id) -> Table | None:
@@ -723,10 +739,10 @@ def game_finished(table_id) -> Table | None:
             return table
         seats = _seats(table)
         _clear_ready(seats)
+        Seat.objects.filter(table=table, in_game=True).update(in_game=False)
         table.status = Table.Status.REMATCH
         table.rematch_deadline = db_now() + timedelta(seconds=REMATCH_SECONDS)
         _bump(table, _("The game is over. Press «Ready» within 30 s for a rematch."))
-        _schedule("rematch", table.pk, table.version, table.rematch_deadline)
         return table
 
 
@@ -757,9 +773,9 @@ def close_table(table_id, reason: str) -> Table:
             return table
         reason = (reason or _("Closed by a moderator."))[:300]
         if table.status in (Table.Status.PLAYING, Table.Status.REMATCH):
-            _abort_running_games(table, reason)
+            table_closed.send(sender=Table, table_id=table.pk, reason=reason)  # the game app stops its game
         Seat.objects.filter(table=table).update(player=None, bot_level="", ready=False, connected=False,
-                                                inactive_deadline=None)
+                                                inactive_deadline=None, in_game=False)
         table.status = Table.Status.CLOSED
         table.closed_reason = reason
         table.countdown_deadline = None
@@ -768,49 +784,11 @@ def close_table(table_id, reason: str) -> Table:
         return table
 
 
-def _abort_running_games(table: Table, reason: str) -> None:
-    """A moderator closing a table mid-game stops the game too (archived unrated by game.services)."""
-    try:
-        from game.services import abort_game
-    except ImportError:
-        log.warning("close_table: game.services.abort_game is not available; game left running")
-        return
-    for game_id in table.games.filter(status="playing").values_list("pk", flat=True):
-        abort_game(game_id, reason)
-
-
-# ---------------------------------------------------------------- channel layer
-
-
-def _send(table_id, event: dict) -> None:
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
-
-    layer = get_channel_layer()
-    if layer is None:
-        return
-
-    def go() -> None:
-        async_to_sync(layer.group_send)(f"table-{table_id}", event)
-
-    try:
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            go()
-        else:  # called from a thread that runs an event loop: send from a helper thread
-            worker = threading.Thread(target=go, daemon=True)
-            worker.start()
-            worker.join(timeout=5)
-    except Exception:  # a broken layer must not break the write that already committed
-        log.exception("broadcast to table-%s failed", table_id)
-
-
 def broadcast_table(table_id, version=None) -> None:
     """Tell everyone on the table page that the waiting room changed (they re-fetch the fragment)."""
     if version is None:
-        version = Table.objects.filter(pk=table_id).values_list("version", flat=True).first() or 0
-    _send(table_id, {"type": "lobby.changed", "version": version})
+        version = table_version(table_id) or 0
+    realtime.send([_changed(table_id, version)])
 
 
 # ---------------------------------------------------------------- quick play
@@ -843,16 +821,8 @@ def quick_play(player) -> Table:
     table = create_table(player, preset=DEFAULT_PRESET, seats_count=4)
     for n in (2, 3, 4):
         add_bot(table.pk, player, n, "heuristic")
-    table.refresh_from_db()
-    return table
+    return set_ready(table.pk, player, True)  # nobody to wait for: the countdown starts at once
 
 
 def invite_code_ok(table: Table, code: str | None) -> bool:
     return bool(code) and secrets.compare_digest(table.invite_code or "", code)
-
-
-__all__ = [
-    "ServiceError", "create_table", "sit", "move_seat", "stand", "add_bot", "remove_bot", "set_ready",
-    "update_rules", "cancel_countdown", "set_presence", "touch_presence", "fire_inactive_seat", "fire_inactive_seats", "fire_countdown",
-    "game_finished", "fire_rematch_deadline", "close_table", "broadcast_table", "quick_play", "db_now",
-]

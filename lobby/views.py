@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from game.engine.rules import RULE_CHOICES, Rules
 
-from . import services
+from . import pages, services
 from .errors import ServiceError
 from .forms import FILTER_PLAYERS, FILTER_VARIANTS, TableSettingsForm
 from .models import Seat, Table
@@ -123,12 +123,6 @@ def _room_context(request: HttpRequest, table: Table, error: ServiceError | None
     }
 
 
-def _game_page(request: HttpRequest, table: Table) -> HttpResponse:
-    from game.views import table_context
-
-    return render(request, "game/table.html", table_context(request, table))
-
-
 # ---------------------------------------------------------------- lobby list
 
 
@@ -202,7 +196,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
 def table(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _table_or_404(request, table_id)
     if table.status in (Table.Status.PLAYING, Table.Status.REMATCH):
-        return _game_page(request, table)
+        return pages.game_page(request, table)
     context = _room_context(request, table)
     context["ws_url"] = f"/ws/tables/{table.pk}/"
     context["room_config"] = {
@@ -219,11 +213,6 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
 def room(request: HttpRequest, table_id: int) -> HttpResponse:
     """The waiting-room fragment (htmx). When a game runs, htmx is told to reload into the game table."""
     table = _table_or_404(request, table_id)
-    if (table.status == Table.Status.COUNTDOWN and table.countdown_deadline is not None
-            and table.countdown_deadline <= services.db_now()):
-        # the timers fire this; a viewer arriving late nudges it too (idempotent)
-        services.fire_countdown(table.pk)
-        table.refresh_from_db()
     if table.status in (Table.Status.PLAYING, Table.Status.REMATCH):
         response = HttpResponse(status=204)
         response["HX-Refresh"] = "true"

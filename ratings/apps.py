@@ -5,3 +5,11 @@ from django.utils.translation import gettext_lazy as _
 class RatingsConfig(AppConfig):
     name = "ratings"
     verbose_name = _("Ratings")
+
+    def ready(self) -> None:
+        from game import signals
+        from ratings import services
+
+        signals.game_finished.connect(services.on_game_finished, dispatch_uid="ratings.on_game_finished")
+        signals.choose_first_attacker.connect(services.on_choose_first_attacker,
+                                              dispatch_uid="ratings.on_choose_first_attacker")

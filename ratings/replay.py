@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from game import engine
-
-BOT_SEAT_EVENTS = ("set_bots", "set_bot_seats", "bot_seats")  # game.services logs "set_bots"
+from game.event_log import apply_event
 
 
 class ReplayError(Exception):
@@ -22,20 +21,6 @@ class ReplayError(Exception):
         super().__init__(f"event {seq}: {detail}")
         self.seq = seq
         self.detail = detail
-
-
-def apply_event(state, seat: int | None, action: dict):
-    """One logged event applied to ``state`` (returns a new state)."""
-    kind = action.get("type") if isinstance(action, dict) else None
-    if kind == "end_check":
-        return engine.end_check(state)
-    if kind in BOT_SEAT_EVENTS:
-        return engine.set_bot_seats(state, action.get("seats") or [])
-    if seat is None:
-        raise engine.IllegalAction("bad_action", f"server event of unknown type {kind!r}")
-    if kind == "resign":
-        return engine.resign(state, seat, action.get("reason") or "resign")
-    return engine.apply_action(state, seat, action)
 
 
 def frame(state, seat: int | None = None, action: dict | None = None) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """The only writer of the ratings models: game results, rating changes, voiding and series.
 
-``record_game_result(game)`` is called by game.services inside the transaction that finishes a
+``record_game_result(game)`` runs on game.signals.game_finished, inside the transaction that finishes a
 game; it is idempotent (a second call returns the first record and pays nothing). Everything that
 pages read (ratings, counts, series scores, club averages and club membership) is kept in columns
 here, so pages never scan the history.
@@ -440,6 +440,16 @@ def choose_series_leader(table, by_player, seat: int) -> Series:
     series.next_leader_chosen_by = by_player
     series.save(update_fields=["next_leader_seat", "next_leader_chosen_by"])
     return series
+
+
+def on_game_finished(sender, game, **kwargs) -> GameRecord:
+    """game.signals.game_finished: the game's result is recorded (once)."""
+    return record_game_result(game)
+
+
+def on_choose_first_attacker(sender, table_id: int, players: int, **kwargs) -> int | None:
+    """game.signals.choose_first_attacker: in a running series the winners chose the next leader."""
+    return next_first_attacker(table_id)
 
 
 def next_first_attacker(table) -> int | None:

@@ -51,7 +51,7 @@ def _live_server_setup(set_database_connection, django_db_blocker) -> None:
 
     settings.TIMERS_BACKEND = "ticker"
     # Bots move on the server's own loop, quickly, so a browser game against three bots takes minutes.
-    settings.BOT_SCHEDULER = "loop"
+    settings.BOT_SCHEDULER = "local"
     settings.BOT_DELAY_RANGE = (0.05, 0.15)
     timers.start_ticker()
 

@@ -9,7 +9,7 @@ import pytest
 def _fast_bots(settings):
     """Bots move after 0-50 ms, on the event loop; no Celery worker and no ticker in these tests."""
     settings.BOT_DELAY_RANGE = (0.0, 0.05)
-    settings.BOT_SCHEDULER = "loop"
+    settings.BOT_SCHEDULER = "local"
     settings.TIMERS_BACKEND = "ticker"
     settings.CHEATER_CHECK_SECONDS = 0.05
 

@@ -97,7 +97,7 @@ async def test_refused_moves_answer_an_error_frame_change_nothing_and_keep_the_s
     assert err["id"] == "w1" and err["code"] == "not_your_turn" and err["message"]
     assert await database_sync_to_async(_state)(game.pk) == before
     await comm.send_json_to({"type": "ping"})
-    assert (await receive_until(comm, lambda f: f["type"] == "pong")) == {"type": "pong"}
+    assert (await receive_until(comm, lambda f: f["type"] == "pong")) == {"type": "pong", "version": 0}
     await _close(*(c for c, _ in comms))
 
 

@@ -7,7 +7,7 @@ import threading
 import pytest
 from django.conf import settings as dj_settings
 
-from game import engine, services
+from game import engine, event_log, services
 from game.errors import ServiceError
 from game.models import Game, GameEvent, GameSeat
 from tests.game.helpers import make_player, make_table, play_out_with_bots
@@ -65,9 +65,8 @@ def test_a_legal_move_bumps_the_version_and_appends_one_event():
     after = services.apply_player_action(game.pk, player, 0, "m1", legal[0])
     assert after.version == 1
     ev = GameEvent.objects.get(game=game)
-    assert (ev.seq, ev.seat, ev.action, ev.version, ev.client_msg_id, ev.source) == (1, seat, legal[0], 1, "m1",
-                                                                                       "player")
-    assert services.replay_state(Game.objects.get(pk=game.pk)) == Game.objects.get(pk=game.pk).state
+    assert (ev.seq, ev.seat, ev.action, ev.client_msg_id, ev.source) == (1, seat, legal[0], "m1", "player")
+    assert event_log.replay_game(Game.objects.get(pk=game.pk)) == Game.objects.get(pk=game.pk).state
 
 
 def test_a_stale_version_is_refused_and_changes_nothing():
@@ -90,7 +89,7 @@ def test_a_resent_message_id_is_applied_once_and_answered_again():
     before = _snapshot(game.pk)
     again = services.apply_player_action(game.pk, player, 0, "same-id", legal[0])  # stale version, but a resend
     assert again.version == first.version == 1
-    assert getattr(again, "_duplicate", False)
+    assert again.duplicate
     assert _snapshot(game.pk) == before
 
 
@@ -198,7 +197,7 @@ def test_a_failure_mid_transaction_leaves_nothing_half_written():
     a, b, table, game = _two_humans()
     player, seat, legal = _mover(game)
     # a corrupt log row where the next event must go: the insert fails after the engine applied the move
-    GameEvent.objects.create(game=game, seq=1, seat=None, action={"type": "end_check"}, version=1, source="server")
+    GameEvent.objects.create(game=game, seq=1, seat=None, action={"type": "end_check"}, source="server")
     before = _snapshot(game.pk)
     with pytest.raises(Exception):  # noqa: B017  (the IntegrityError itself)
         services.apply_player_action(game.pk, player, 0, "m1", legal[0])
@@ -245,7 +244,7 @@ def test_turn_deadline_with_timeout_lose_ends_the_game_and_records_the_timed_out
     assert game.status == "finished" and game.finished_at
     assert game.result["loser"] == seat and game.result["timed_out"] == [seat]
     assert game.deadline is None
-    assert services.replay_state(game) == game.state
+    assert event_log.replay_game(game) == game.state
 
 
 def test_leaving_under_the_lose_policy_ends_the_game_as_his_loss():
@@ -295,7 +294,7 @@ def test_takeover_and_hand_back_switch_the_seat_between_bot_and_person():
     assert GameSeat.objects.get(game=game, number=2).takeover_level == ""
     game = Game.objects.get(pk=game.pk)
     assert game.state["bots"] == []
-    assert services.replay_state(game) == game.state
+    assert event_log.replay_game(game) == game.state
 
 
 def test_a_disconnect_under_the_lose_policy_becomes_a_loss_only_after_the_deadline():
@@ -307,9 +306,17 @@ def test_a_disconnect_under_the_lose_policy_becomes_a_loss_only_after_the_deadli
     services.set_connected(game.pk, b, True)
     services.set_connected(game.pk, b, False)
     gs = GameSeat.objects.get(game=game, number=2)
-    assert not gs.connected and 25 < (gs.disconnect_deadline - timezone.now()).total_seconds() <= 30
+    # first the 15 s notice everyone sees, then the loss at 30 s
+    assert not gs.connected and 10 < (gs.disconnect_deadline - timezone.now()).total_seconds() <= 15
     assert services.fire_disconnect_deadline(game.pk, 2) is None  # not due yet
-    GameSeat.objects.filter(pk=gs.pk).update(disconnect_deadline=timezone.now() - timedelta(seconds=1))
+    GameSeat.objects.filter(pk=gs.pk).update(disconnect_deadline=timezone.now() - timedelta(seconds=1),
+                                             disconnected_at=timezone.now() - timedelta(seconds=16))
+    services.fire_disconnect_deadline(game.pk, 2)
+    gs.refresh_from_db()
+    assert Game.objects.get(pk=game.pk).status == "playing"
+    assert 10 < (gs.disconnect_deadline - timezone.now()).total_seconds() <= 15  # the loss at 30 s
+    GameSeat.objects.filter(pk=gs.pk).update(disconnect_deadline=timezone.now() - timedelta(seconds=1),
+                                             disconnected_at=timezone.now() - timedelta(seconds=31))
     services.fire_disconnect_deadline(game.pk, 2)
     game = Game.objects.get(pk=game.pk)
     assert game.status == "finished" and game.result["loser"] == 2
@@ -339,7 +346,7 @@ def test_bots_play_whole_games_and_the_log_replays_to_the_same_state(rules, play
     assert set(game.result) >= {"loser", "losers", "winners", "draw", "left", "timed_out"}
     events = list(GameEvent.objects.filter(game=game).order_by("seq"))
     assert [e.seq for e in events] == list(range(1, game.version + 1))
-    assert services.replay_state(game) == game.state
+    assert event_log.replay_game(game) == game.state
 
 
 def test_a_moderator_can_abort_a_running_game_and_it_is_archived_unrated():

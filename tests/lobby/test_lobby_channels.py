@@ -11,6 +11,7 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
 
+from game import services as game_services
 from lobby import services
 from lobby.models import Seat, Table
 
@@ -163,7 +164,7 @@ async def test_at_zero_everyone_at_the_table_is_told_the_game_started(make_playe
 
         def due():
             Table.objects.filter(pk=table.pk).update(countdown_deadline=timezone.now() - timedelta(seconds=1))
-            return services.fire_countdown(table.pk)
+            return game_services.fire_countdown(table.pk)
 
         game = await database_sync_to_async(due)()
         assert game is not None

@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from game import services as game_services
 from game.engine.rules import Rules
 from lobby import services
 from lobby.errors import ServiceError
@@ -404,10 +405,10 @@ def test_fire_countdown_before_the_deadline_or_at_a_stale_version_does_nothing(t
     services.add_bot(table.pk, host, 2, "random")
     services.set_ready(table.pk, host, True)
     t = Table.objects.get(pk=table.pk)
-    assert services.fire_countdown(t.pk) is None
+    assert game_services.fire_countdown(t.pk) is None
     assert Table.objects.get(pk=t.pk).status == Table.Status.COUNTDOWN
     Table.objects.filter(pk=t.pk).update(countdown_deadline=timezone.now() - timedelta(seconds=1))
-    assert services.fire_countdown(t.pk, version=t.version - 1) is None
+    assert game_services.fire_countdown(t.pk, version=t.version - 1) is None
     assert Table.objects.get(pk=t.pk).status == Table.Status.COUNTDOWN
 
 
@@ -415,7 +416,7 @@ def test_fire_countdown_after_a_cancel_does_nothing(table, host):
     services.add_bot(table.pk, host, 2, "random")
     services.set_ready(table.pk, host, True)
     services.cancel_countdown(table.pk, host)
-    assert services.fire_countdown(table.pk) is None
+    assert game_services.fire_countdown(table.pk) is None
     assert Table.objects.get(pk=table.pk).status == Table.Status.WAITING
 
 
@@ -424,10 +425,10 @@ def test_fire_countdown_starts_the_game_and_marks_the_table_playing(table, host)
     services.add_bot(table.pk, host, 2, "heuristic")
     services.set_ready(table.pk, host, True)
     Table.objects.filter(pk=table.pk).update(countdown_deadline=timezone.now() - timedelta(seconds=1))
-    game = services.fire_countdown(table.pk)
+    game = game_services.fire_countdown(table.pk)
     assert game is not None
     assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
-    assert services.fire_countdown(table.pk) is None  # idempotent
+    assert game_services.fire_countdown(table.pk) is None  # idempotent
     refused("game_running", services.sit, table.pk, host, 3)
 
 
@@ -511,7 +512,7 @@ def test_closing_a_table_mid_game_aborts_the_game(table, host):
     services.add_bot(table.pk, host, 2, "heuristic")
     services.set_ready(table.pk, host, True)
     Table.objects.filter(pk=table.pk).update(countdown_deadline=timezone.now() - timedelta(seconds=1))
-    game = services.fire_countdown(table.pk)
+    game = game_services.fire_countdown(table.pk)
     services.close_table(table.pk, "cheating ring")
     assert Game.objects.get(pk=game.pk).status == Game.Status.ABORTED
     t = Table.objects.get(pk=table.pk)

@@ -71,7 +71,7 @@ def play_finished_game(table: Table, lineup: list, *, rules: dict | None = None,
             seat, action = None, {"type": "set_bots", "seats": bots}
             state = engine.set_bot_seats(state, bots)
             seq += 1
-            GameEvent.objects.create(game=game, seq=seq, seat=None, action=action, version=seq, source="server")
+            GameEvent.objects.create(game=game, seq=seq, seat=None, action=action, source="server")
             GameSeat.objects.filter(game=game, number=taker).update(takeover_level=bot_level)
             continue
         if leaver is not None:
@@ -86,7 +86,7 @@ def play_finished_game(table: Table, lineup: list, *, rules: dict | None = None,
                 action = engine.timeout_action(state, seat)
         state = engine.end_check(state) if seat is None else engine.apply_action(state, seat, action)
         seq += 1
-        GameEvent.objects.create(game=game, seq=seq, seat=seat, action=action, version=seq,
+        GameEvent.objects.create(game=game, seq=seq, seat=seat, action=action,
                                  source="server" if seat is None else "bot")
     game.state = state.to_json()
     game.version = seq

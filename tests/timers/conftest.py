@@ -19,20 +19,18 @@ def _timers_settings(request, settings):
     else:
         settings.TIMERS_BACKEND = "celery"
     yield
-    from game import timers
-
-    timers.close_loop_connections()  # task bodies run on the timers' own sync thread: no open session left
 
 
 @pytest.fixture
 def celery_processes(transactional_db) -> Iterator[CeleryProcesses]:
-    """A purged queue and a running worker (tests start beat / kill and restart the worker as needed)."""
+    """A purged queue, beat (the one scheduler) and a running worker (tests kill and restart the worker)."""
     if not django_settings.REDIS_URL or django_settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         pytest.skip("needs REDIS_URL and DATABASE_URL (Postgres): a real Celery worker on the test database")
     from durak_site.celery import app
 
     app.control.purge()
     procs = CeleryProcesses(LOGS)
+    procs.start_beat()
     procs.start_worker()
     try:
         yield procs

@@ -162,9 +162,13 @@ def test_disconnect_under_the_lose_policy_loses_after_30_s():
     services.set_connected(game.pk, b, True)
     services.set_connected(game.pk, a, False)
     seat = GameSeat.objects.get(game=game, player=a)
-    assert timedelta(seconds=29) < seat.disconnect_deadline - db_now() <= timedelta(seconds=30)
+    assert timedelta(seconds=14) < seat.disconnect_deadline - db_now() <= timedelta(seconds=15)  # the notice
     assert timers.sweep() == []
-    age_seat(game.pk, seat.number)
+    age_seat(game.pk, seat.number, disconnected_at=Now() - timedelta(seconds=15.5))
+    assert [f.kind for f in timers.sweep()] == ["disconnect"]
+    game.refresh_from_db()
+    assert game.status == Game.Status.PLAYING  # everyone was told; he still has until 30 s
+    age_seat(game.pk, seat.number, disconnected_at=Now() - timedelta(seconds=30.5))
     assert [f.kind for f in timers.sweep()] == ["disconnect"]
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED

@@ -10,10 +10,11 @@ from unittest import mock
 
 import pytest
 from django.db import connection
+from django.db.models.functions import Now
 from django.utils import timezone
 from timers_kit import age_game, age_seat, age_table, awaited, legal, make_player, play, start_game
 
-from game import services, tasks, timers
+from game import services, timers
 from game.models import Game, GameEvent, GameSeat
 from lobby.models import Table
 
@@ -29,9 +30,9 @@ def test_the_same_turn_timeout_delivered_twice_fires_once():
     _, game = start_game(a, b)
     version = game.version
     age_game(game.pk)
-    first = tasks.fire_deadline.run("turn", game.pk, version)
+    first = (timers.fire("turn", game.pk, version, wait=True) is not None)
     after_first = events(game)
-    second = tasks.fire_deadline.run("turn", game.pk, version)
+    second = (timers.fire("turn", game.pk, version, wait=True) is not None)
     assert (first, second) == (True, False)
     assert events(game) == after_first == 1
     assert timers.sweep() == []
@@ -47,16 +48,15 @@ def test_a_timeout_that_arrives_after_the_player_moved_changes_nothing():
     game.refresh_from_db()
     age_game(game.pk)  # even with the new deadline overdue, the old firing must not act on it
     assert timers.fire("turn", game.pk, stale_version, wait=True) is None
-    assert tasks.fire_deadline.run("turn", game.pk, stale_version) is False
+    assert timers.fire("turn", game.pk, stale_version, wait=True) is None
     assert GameEvent.objects.filter(game=game, source="timeout").count() == 0
 
 
-def test_an_early_eta_task_does_not_fire_before_the_database_clock_says_so():
+def test_a_firing_does_not_act_before_the_database_clock_says_so():
     a, b = make_player(), make_player()
     _, game = start_game(a, b)
     version = game.version
     assert timers.fire("turn", game.pk, version, wait=True) is None  # 30 s left by the DB clock
-    assert tasks._early_by("turn", game.pk, version).total_seconds() > 25
     game.refresh_from_db()
     assert game.version == version
 
@@ -65,7 +65,7 @@ def test_a_disconnect_due_by_the_database_clock_fires_even_when_the_worker_clock
     a, b = make_player(), make_player()
     _, game = start_game(a, b)
     services.set_connected(game.pk, b, False)
-    age_seat(game.pk, 2, by=1)  # due a second ago by the database's clock
+    age_seat(game.pk, 2, by=1, disconnected_at=Now() - timedelta(seconds=31))  # due by the database's clock
     lagging = timezone.now() - timedelta(seconds=30)  # this process's clock is half a minute behind
     with mock.patch("django.utils.timezone.now", return_value=lagging):
         fired = services.fire_disconnect_deadline(game.pk, 2)
@@ -122,12 +122,12 @@ def test_two_sweepers_at_once_fire_each_row_once():
                                   "presence", "bot"])
 def test_a_timer_for_a_deleted_object_is_a_quiet_no_op(kind):
     assert timers.fire(kind, 987654321, 3, wait=True) is None
-    assert tasks.fire_deadline.run(kind, 987654321, 3) is False
+    assert timers.fire(kind, 987654321, 3, wait=True) is None
 
 
 def test_an_unknown_kind_is_logged_not_raised(caplog):
     with caplog.at_level(logging.ERROR, logger="game.timers"):
-        assert tasks.fire_deadline.run("nonsense", 1, 1) is False
+        assert timers.fire("nonsense", 1, 1, wait=True) is None
     assert "unknown deadline kind" in caplog.text
 
 
@@ -142,10 +142,10 @@ def test_timers_for_a_finished_game_do_nothing():
     assert game.status == Game.Status.FINISHED
     finished_version = game.version
     for kind in ("turn", "check"):
-        assert tasks.fire_deadline.run(kind, game.pk, version) is False
+        assert timers.fire(kind, game.pk, version, wait=True) is None
     seat = GameSeat.objects.get(game=game, player=a)
     age_seat(game.pk, seat.number)
-    assert tasks.fire_deadline.run("disconnect", seat.pk, 0) is False
+    assert timers.fire("disconnect", seat.pk, 0, wait=True) is None
     game.refresh_from_db()
     assert game.version == finished_version
     assert [f.kind for f in timers.sweep()] == []
@@ -172,7 +172,7 @@ def test_a_stale_countdown_of_a_table_that_moved_on_does_nothing():
     table.refresh_from_db()
     old_version = table.version - 1
     age_table(table.pk, "countdown_deadline")  # a leftover column on a playing table
-    assert tasks.fire_deadline.run("countdown", table.pk, old_version) is False
+    assert timers.fire("countdown", table.pk, old_version, wait=True) is None
     assert Game.objects.filter(table=table).count() == 1
     assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
 

@@ -4,7 +4,7 @@
 
 Creates ``--games`` real two-player tables (through lobby.services: seated, «Готов», the 3 s countdown
 is fired by the timers and game.services.start_game deals), then runs three rounds; in each, every
-game's turn deadline is set ``--deadline-ms`` ahead and scheduled like the services do, and lateness =
+game's turn deadline is set ``--deadline-ms`` ahead (a column, as a move sets it), and lateness =
 when the timeout move was written (GameEvent.created_at) minus the deadline:
 
 1. normal running: the deadlines fall at random over ``--spread-ms`` (default 10 s: 200 games give
@@ -12,8 +12,8 @@ when the timeout move was written (GameEvent.created_at) minus the deadline:
    let every clock run out). This is the figure the p99 < 250 ms target is about.
 2. burst: every deadline falls within the time it takes to set them (about 1 s): the worker's
    capacity, i.e. how a queue of simultaneous expiries drains.
-3. kill -9: the deadlines are set and scheduled again, the worker is killed with SIGKILL while it holds
-   the eta tasks, and restarted; Celery beat's sweep must fire every one of them ("lost" must be 0).
+3. kill -9: the deadlines are set again, the worker is killed with SIGKILL while they fall due, and
+   restarted; the sweeps that beat keeps enqueueing must fire every one of them ("lost" must be 0).
 
 With TIMERS_BACKEND "celery" (REDIS_URL set) it spawns its own worker and beat (``--no-spawn`` uses
 the ones already running and skips round 2); with "ticker" it runs the in-process ticker instead.
@@ -142,10 +142,9 @@ class Command(BaseCommand):
         return games
 
     def set_deadlines(self, games: list[int], ms: int, spread_ms: int) -> dict[int, tuple[int, object]]:
-        """Each game's turn deadline `ms` (+ random spread) from the DB's now; scheduled like the services do."""
+        """Each game's turn deadline `ms` (+ random spread) from the DB's now: a column, as a move sets it."""
         import random
 
-        from game import timers
         from game.models import Game
 
         targets = {}
@@ -154,10 +153,9 @@ class Command(BaseCommand):
             ahead = ms + (random.uniform(0, spread_ms) if spread_ms else 0)
             Game.objects.filter(pk=game_id).update(deadline=Now() + timedelta(milliseconds=ahead))
             version, deadline = Game.objects.filter(pk=game_id).values_list("version", "deadline").get()
-            timers.schedule("turn", game_id, version, deadline)
             targets[game_id] = (version, deadline)
         took = time.monotonic() - t0
-        self.stdout.write(f"  {len(targets)} deadlines set and scheduled over {took:.1f} s "
+        self.stdout.write(f"  {len(targets)} deadlines set over {took:.1f} s "
                           f"(≈ {len(targets) / max(took + spread_ms / 1000, 0.001):.0f} firings/s demanded)")
         return targets
 
@@ -231,8 +229,8 @@ class Command(BaseCommand):
             self.report("burst", lateness, lost, len(targets))
             self.stdout.write(f"  load average now {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
             if backend == "celery" and not no_spawn:
-                self.stdout.write(f"round 3: kill -9 the worker holding the eta tasks, {down_seconds:.1f} s down, "
-                                  "restart")
+                self.stdout.write(f"round 3: kill -9 the worker while the deadlines fall due, {down_seconds:.1f} s "
+                                  "down, restart")
                 targets = self.set_deadlines(ids, deadline_ms, 0)
                 time.sleep(min(0.2, deadline_ms / 2000))  # the worker has reserved them by now
                 t_kill = time.monotonic()
@@ -243,7 +241,7 @@ class Command(BaseCommand):
                 self.report("after kill -9 + restart", lateness, lost, len(targets))
                 down = time.monotonic() - t_kill
                 self.stdout.write(f"  (the worker was away ~{down:.1f} s incl. its start-up; lateness after a "
-                                  "restart is that outage plus up to one 1 s beat sweep)")
+                                  "restart is that outage plus up to one beat sweep interval)")
         finally:
             self.stop_all()
             if not keep:

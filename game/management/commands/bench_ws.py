@@ -15,7 +15,7 @@ restarted at once until --duration is over. It prints:
 - ping→pong on the same sockets (the bare round trip through the consumer: the "echo" baseline),
 - actions/s applied, games finished, and every error frame / failure by code.
 
-With no `websockets` package installed a minimal RFC 6455 client built on asyncio streams is used.
+The client is the `websockets` package (a dev dependency), as a browser would connect.
 """
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ import json
 import os
 import random
 import statistics
-import struct
 import time
 from collections import Counter
 from importlib import import_module
 from urllib.parse import urlparse
 
+import websockets
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -40,100 +40,17 @@ from django.core.management.base import BaseCommand, CommandError
 # --------------------------------------------------------------------------- clients
 
 
-class MiniWebSocket:
-    """Just enough of RFC 6455 for text frames: handshake, masked sends, ping/close handling."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer = reader, writer
-        self.closed = False
-
-    @classmethod
-    async def connect(cls, url: str, headers: dict[str, str]) -> MiniWebSocket:
-        u = urlparse(url)
-        port = u.port or (443 if u.scheme == "wss" else 80)
-        if u.scheme == "wss":
-            raise CommandError("the built-in client speaks ws:// only (install `websockets` for wss://)")
-        reader, writer = await asyncio.open_connection(u.hostname, port)
-        key = base64.b64encode(os.urandom(16)).decode()
-        lines = [f"GET {u.path or '/'} HTTP/1.1", f"Host: {u.hostname}:{port}", "Upgrade: websocket",
-                 "Connection: Upgrade", f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13"]
-        lines += [f"{k}: {v}" for k, v in headers.items()]
-        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
-        await writer.drain()
-        response = await reader.readuntil(b"\r\n\r\n")
-        status = response.split(b"\r\n", 1)[0]
-        if b" 101 " not in status:
-            writer.close()
-            raise ConnectionError(f"handshake refused: {status.decode(errors='replace')}")
-        return cls(reader, writer)
-
-    async def send(self, text: str) -> None:
-        payload = text.encode()
-        head = bytearray([0x81])
-        n = len(payload)
-        if n < 126:
-            head.append(0x80 | n)
-        elif n < 65536:
-            head.append(0x80 | 126)
-            head += struct.pack("!H", n)
-        else:
-            head.append(0x80 | 127)
-            head += struct.pack("!Q", n)
-        mask = os.urandom(4)
-        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-        self.writer.write(bytes(head) + mask + masked)
-        await self.writer.drain()
-
-    async def recv(self) -> str:
-        buf = b""
-        while True:
-            b0, b1 = await self.reader.readexactly(2)
-            opcode, n = b0 & 0x0F, b1 & 0x7F
-            if n == 126:
-                (n,) = struct.unpack("!H", await self.reader.readexactly(2))
-            elif n == 127:
-                (n,) = struct.unpack("!Q", await self.reader.readexactly(8))
-            mask = await self.reader.readexactly(4) if b1 & 0x80 else None
-            data = await self.reader.readexactly(n)
-            if mask:
-                data = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
-            if opcode == 0x8:
-                self.closed = True
-                code = struct.unpack("!H", data[:2])[0] if len(data) >= 2 else 1005
-                raise ConnectionError(f"closed by the server ({code})")
-            if opcode == 0x9:  # ping → pong
-                self.writer.write(bytes([0x8A, 0x80 | len(data)]) + b"\0\0\0\0" + data)
-                continue
-            if opcode in (0x1, 0x2, 0x0):
-                buf += data
-                if b0 & 0x80:
-                    return buf.decode()
-
-    async def close(self) -> None:
-        if not self.closed:
-            try:
-                self.writer.write(bytes([0x88, 0x82]) + b"\0\0\0\0" + struct.pack("!H", 1000))
-                await self.writer.drain()
-            except ConnectionError:
-                pass
-        self.writer.close()
-
-
 class LibWebSocket:
-    """The `websockets` package, when installed."""
+    """A real client over the network: the well-kept `websockets` package (a dev dependency)."""
 
     def __init__(self, conn) -> None:
         self.conn = conn
 
     @classmethod
     async def connect(cls, url: str, headers: dict[str, str]) -> LibWebSocket:
-        import websockets
-
         origin = headers.pop("Origin", None)
-        try:
-            conn = await websockets.connect(url, additional_headers=headers, origin=origin, max_size=2 ** 22)
-        except TypeError:  # older websockets
-            conn = await websockets.connect(url, extra_headers=headers, origin=origin, max_size=2 ** 22)
+        conn = await websockets.connect(url, additional_headers=headers, origin=origin, max_size=2 ** 22,
+                                        ping_interval=None)
         return cls(conn)
 
     async def send(self, text: str) -> None:
@@ -305,12 +222,7 @@ class Bench:
         path = f"/ws/tables/{spec['table_id']}/"
         if self.opts["inprocess"]:
             return await InProcessWebSocket.connect(path, headers)
-        url = self.opts["url"].rstrip("/") + path
-        try:
-            import websockets  # noqa: F401
-        except ImportError:
-            return await MiniWebSocket.connect(url, headers)
-        return await LibWebSocket.connect(url, headers)
+        return await LibWebSocket.connect(self.opts["url"].rstrip("/") + path, headers)
 
     async def socket(self, run: TableRun, i: int) -> None:
         spec = run.spec

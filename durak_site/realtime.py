@@ -1,0 +1,190 @@
+"""The one bridge between synchronous code and the live sockets.
+
+Everything that tells browsers about a change goes through here:
+
+* the channel-group names of a table (`table_group`, `seat_group`, `watch_group`);
+* `send_on_commit(messages)`: the frames of a committed change leave after the commit (Zulip's
+  ``send_event_on_commit``), never for a change that rolled back;
+* `run(coro)` / `submit(coro)`: the single way sync code hands work to an event loop.
+
+Which loop: in a server process (daphne) the loop the ASGI application runs on, recorded by
+`LoopBinder` on the first scope it serves, so the in-memory channel layer (embedded default) and
+the Redis layer's per-loop connection pools are shared with the consumers; anywhere else (Celery
+workers, management commands, tests) one private loop thread per process, re-made after a fork.
+
+A send is fire-and-forget from the caller's view (a broken layer never undoes a committed move),
+but it is tracked: `drain()` waits for the sends in flight, so a stopping process delivers what it
+committed (daphne's shutdown and the Celery task both drain). A frame that is lost anyway (kill -9
+between commit and send) is repaired by the consumer: it resends the current frame on a duplicate
+message and checks the game's version on its heartbeat (game/consumers.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import os
+import threading
+import time
+from collections.abc import Coroutine, Iterable
+from typing import Any
+
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+Message = tuple[str, dict]  # (group name, channel-layer event)
+
+
+# ---------------------------------------------------------------- group names
+
+
+def table_group(table_id: int) -> str:
+    """Everyone on the table page (players and spectators): waiting-room news, game started."""
+    return f"table-{table_id}"
+
+
+def seat_group(table_id: int, seat: int) -> str:
+    """The sockets of the player who owns game seat `seat`: his own redacted frames."""
+    return f"table-{table_id}-seat-{seat}"
+
+
+def watch_group(table_id: int) -> str:
+    """Everyone at the table who has no seat in the running game: the spectator frame."""
+    return f"table-{table_id}-watch"
+
+
+# ---------------------------------------------------------------- loops
+
+
+_server_loop: asyncio.AbstractEventLoop | None = None
+_private: dict[str, Any] = {"pid": None, "loop": None}
+_private_lock = threading.Lock()
+_in_flight: set[concurrent.futures.Future] = set()
+_in_flight_lock = threading.Lock()
+
+
+class LoopBinder:
+    """ASGI middleware: remembers the loop the server runs the application on (daphne has one)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        global _server_loop
+        _server_loop = asyncio.get_running_loop()  # daphne has one loop; a test runner one per test
+        return await self.app(scope, receive, send)
+
+
+def _loop() -> asyncio.AbstractEventLoop:
+    loop = _server_loop
+    if loop is not None and loop.is_running():
+        return loop
+    with _private_lock:
+        loop = _private["loop"]
+        if _private["pid"] != os.getpid() or loop is None or loop.is_closed():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="realtime-loop", daemon=True).start()
+            _private.update(pid=os.getpid(), loop=loop)
+        return loop
+
+
+def _on_loop_thread(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
+def submit(coro: Coroutine) -> concurrent.futures.Future | asyncio.Task:
+    """Start `coro` on the bridge loop and return at once (tracked until done, see `drain`)."""
+    loop = _loop()
+    if _on_loop_thread(loop):  # already on it (a consumer): just schedule the task
+        task = loop.create_task(coro)
+        future: Any = task
+    else:
+        future = asyncio.run_coroutine_threadsafe(coro, loop)
+    with _in_flight_lock:
+        _in_flight.add(future)
+    future.add_done_callback(_done)
+    return future
+
+
+def run(coro: Coroutine, timeout: float = 30.0):
+    """Run `coro` on the bridge loop and wait for its result (never call this on that loop)."""
+    loop = _loop()
+    if _on_loop_thread(loop):
+        raise RuntimeError("realtime.run() called on the bridge loop itself: await the coroutine instead")
+    return asyncio.run_coroutine_threadsafe(coro, loop).result(timeout=timeout)
+
+
+def _done(future) -> None:
+    with _in_flight_lock:
+        _in_flight.discard(future)
+    if future.cancelled():
+        return
+    exc = future.exception()
+    if exc is not None:
+        log.error("realtime send failed", exc_info=exc)
+
+
+def drain(timeout: float = 5.0) -> int:
+    """Wait (from a thread that is not the bridge loop) until the sends in flight are done; returns
+    how many were still unfinished at the timeout."""
+    end = time.monotonic() + timeout
+    while True:
+        with _in_flight_lock:
+            pending = [f for f in _in_flight if isinstance(f, concurrent.futures.Future)]
+        if not pending or time.monotonic() >= end:
+            return len(pending)
+        concurrent.futures.wait(pending, timeout=max(0.0, end - time.monotonic()))
+
+
+async def drain_async(timeout: float = 5.0) -> int:
+    """`drain` for code running on the bridge loop (daphne's shutdown)."""
+    end = time.monotonic() + timeout
+    while True:
+        with _in_flight_lock:
+            pending = list(_in_flight)
+        if not pending or time.monotonic() >= end:
+            return len(pending)
+        await asyncio.sleep(0.01)
+
+
+# ---------------------------------------------------------------- sending
+
+
+async def send_now(messages: Iterable[Message]) -> None:
+    """group_send each message in order (on the caller's loop: consumers await this directly)."""
+    layer = get_channel_layer()
+    for group, message in messages:
+        await layer.group_send(group, message)
+
+
+def _hold_seconds() -> float:
+    """Tests open the window between a commit and its frames on purpose (a process killed there)."""
+    return float(settings.REALTIME_HOLD_AFTER_COMMIT)
+
+
+async def _send_held(messages: list[Message]) -> None:
+    hold = _hold_seconds()
+    if hold:
+        await asyncio.sleep(hold)
+    await send_now(messages)
+
+
+def send(messages: Iterable[Message]) -> None:
+    """Send now, from sync code, without waiting for the layer (logged if it fails)."""
+    messages = list(messages)
+    if messages:
+        submit(_send_held(messages))
+
+
+def send_on_commit(messages: Iterable[Message]) -> None:
+    """Send `messages` once the current transaction commits (at once outside a transaction)."""
+    messages = list(messages)
+    if messages:
+        transaction.on_commit(lambda: send(messages))

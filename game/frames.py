@@ -1,0 +1,114 @@
+"""What a socket is sent about a game: one redacted frame per viewer, never the state itself.
+
+Each seat gets ``engine.view_for(state, seat)`` (its own hand only), everyone else the seat-less
+spectator view. The public facts about the seats (nick, bot, presence and its clocks) come from the
+GameSeat rows. Read-only: game.services decides when frames are sent.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+
+from durak_site import realtime
+from game import engine
+from game.engine.hints import why_not
+from game.models import Game, GameSeat
+
+DISCONNECT_NOTICE_SECONDS = 15  # 004: after 15 s offline everyone sees "disconnected"
+DISCONNECT_TAKEOVER_SECONDS = 60  # 004: after 60 s more a bot plays his seat until he returns
+DISCONNECT_LOSE_SECONDS = 30  # 000/001: not back within 30 s -> he (his pair) loses
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+def seat_facts(game: Game, seats: list[GameSeat], now: datetime | None = None) -> list[dict]:
+    """Public facts about each seat: nick, bot, presence, and when an absence costs him what."""
+    now = now or timezone.now()
+    lose_policy = game.disconnect_policy == Game.DisconnectPolicy.LOSE
+    out = []
+    for s in seats:
+        human = bool(s.player_id and not s.bot_level)
+        absent = human and not s.connected and s.disconnected_at is not None and s.left_at is None
+        takeover_at = lose_at = None
+        if absent and not s.takeover_level and game.status == Game.Status.PLAYING:
+            if lose_policy:
+                lose_at = s.disconnected_at + timedelta(seconds=DISCONNECT_LOSE_SECONDS)
+            else:
+                takeover_at = s.disconnected_at + timedelta(
+                    seconds=DISCONNECT_NOTICE_SECONDS + DISCONNECT_TAKEOVER_SECONDS)
+        out.append({
+            "number": s.number,
+            "nick": s.player.nick if s.player_id else "",
+            "bot": bool(s.bot_level or s.takeover_level),
+            "bot_level": s.bot_level or s.takeover_level or "",
+            "takeover": bool(s.takeover_level),
+            "connected": True if s.bot_level else s.connected,
+            "away": bool(absent and now - s.disconnected_at >= timedelta(seconds=DISCONNECT_NOTICE_SECONDS)),
+            "takeover_at": _iso(takeover_at),
+            "lose_at": _iso(lose_at),
+            "left": s.left_at is not None,
+        })
+    return out
+
+
+def deadline_seconds(game: Game) -> float | None:
+    """The full length of the running deadline (the client draws its clock from it)."""
+    if game.deadline is None or not game.deadline_kind:
+        return None
+    if game.deadline_kind == Game.DeadlineKind.CHECK:
+        return engine_check_seconds()
+    return float(game.turn_seconds or 30)
+
+
+def engine_check_seconds() -> float:
+    from django.conf import settings
+
+    return float(settings.CHEATER_CHECK_SECONDS)
+
+
+def frame(game: Game, state: engine.GameState, seat: int | None, seats: list[dict]) -> dict:
+    """The wire frame of `seat` (None: a spectator)."""
+    view = engine.view_for(state, seat)
+    return {
+        "type": "state",
+        "game_id": game.pk,
+        "table_id": game.table_id,
+        "status": game.status,
+        "version": game.version,
+        "seat": seat,
+        "view": view,
+        "hints": why_not(view) if seat is not None else {},
+        "deadline": _iso(game.deadline),
+        "deadline_kind": game.deadline_kind or None,
+        "deadline_seconds": deadline_seconds(game),
+        "deadline_seats": list(game.deadline_seats or []),
+        "seats": seats,
+        "result": game.result,
+    }
+
+
+def game_seats(game: Game) -> list[GameSeat]:
+    return list(GameSeat.objects.filter(game_id=game.pk).select_related("player").order_by("number"))
+
+
+def view_frame(game: Game, seat: int | None) -> dict:
+    """The frame `seat` sees now (one query for the seats)."""
+    return frame(game, engine.GameState.from_json(game.state), seat, seat_facts(game, game_seats(game)))
+
+
+def messages(game: Game, state: engine.GameState, seats: list[GameSeat]) -> list[realtime.Message]:
+    """Every seat's frame to its group, and the spectators' frame to theirs."""
+    facts = seat_facts(game, seats)
+    out: list[realtime.Message] = [
+        (realtime.seat_group(game.table_id, n),
+         {"type": "game.frame", "game_id": game.pk, "version": game.version, "frame": frame(game, state, n, facts)})
+        for n in range(1, state.n + 1)
+    ]
+    out.append((realtime.watch_group(game.table_id),
+                {"type": "game.frame", "game_id": game.pk, "version": game.version,
+                 "frame": frame(game, state, None, facts)}))
+    return out
