@@ -1,26 +1,126 @@
-"""The one refusal type every app's services raise (each app re-exports it from its errors.py).
+"""The one refusal type of every app's services, and the one catalogue of what a refusal says.
 
-One class, so a caller can catch another app's refusal precisely (never a bare `except Exception`).
+A refusal is a stable code (tests, error frames, logs) plus a sentence for people, looked up here
+by code and translated once (top-level locale/). The socket's error frames, the pages' form errors
+and the table's own messages all read this catalogue; tests/site/test_error_catalogue.py checks that
+every code any layer raises (the engine's, the services', the socket's) has a sentence.
 """
 
 from __future__ import annotations
 
+import logging
+
+from django.utils.translation import gettext_lazy as _
+
+log = logging.getLogger(__name__)
+
+CATALOGUE = {
+    # the table socket
+    "bad_message": _("The message could not be understood."),
+    "bad_json": _("The message is not valid JSON."),
+    "too_large": _("The message is too large."),
+    "unknown_type": _("Unknown message type."),
+    "bad_id": _("The message id must be a string of at most 64 characters."),
+    "bad_version": _("The version must be a whole number."),
+    "flooding": _("Too many messages; slow down."),
+    "no_game": _("No game is running at this table."),
+    # moves (game.services)
+    "bad_action": _("That is not a valid move."),
+    "unknown_action": _("Unknown move."),
+    "stale_version": _("The game has moved on; your table has been refreshed."),
+    "not_seated": _("You are not playing in this game."),
+    "game_not_found": _("This game does not exist."),
+    "game_finished": _("This game is over."),
+    "left_game": _("You have left this game."),
+    "not_enough_players": _("Not enough players to start."),
+    "game_running": _("A game is running at this table; seats are closed until it ends."),
+    "bad_rules": _("These rules are not allowed: %(why)s"),
+    # the engine (game.engine.IllegalAction codes)
+    "not_your_turn": _("It is not your turn."),
+    "card_not_in_hand": _("You do not have that card."),
+    "bad_card": _("That is not a card."),
+    "does_not_beat": _("That card does not beat the attack card."),
+    "bad_target": _("There is no such unbeaten card on the table."),
+    "rank_not_on_table": _("You can only throw in a rank already on the table."),
+    "rank_mismatch": _("The card must have the same rank."),
+    "too_few_cards": _("The next player has too few cards to take the transfer."),
+    "limit_reached": _("No more cards can be added this round."),
+    "already_passed": _("You have already passed this round."),
+    "already_took": _("The defender is already taking the cards."),
+    "nothing_to_take": _("There is nothing to take."),
+    "transfer_not_allowed": _("Transferring is not allowed now."),
+    "swap_not_allowed": _("You cannot swap the trump now."),
+    "catch_banned": _("You made a false accusation and cannot catch again this round."),
+    "not_cheater_mode": _("Catching is only possible in cheater mode."),
+    "not_check_phase": _("There is nothing to catch right now."),
+    "check_phase": _("The round is closing; only catches are possible now."),
+    "own_card": _("You cannot catch your own card."),
+    "player_out": _("You are already out of this game."),
+    "game_over": _("This game is over."),
+    "no_such_seat": _("There is no seat %(n)s at this table."),
+    "bad_state": _("The game is in an unexpected state."),
+    "internal_error": _("Something went wrong on the server."),
+    # tables (lobby.services)
+    "login_required": _("Sign in to play."),
+    "table_not_found": _("There is no such table."),
+    "table_closed": _("This table is closed."),
+    "table_full": _("The table is full."),
+    "not_rules_setter": _("Only the host or the rules setter may change the rules."),
+    "not_host": _("Only the host may do this."),
+    "bad_seats": _("A table has 2 to 6 seats."),
+    "bad_timer": _("The turn timer is 30, 60 or 90 seconds."),
+    "bad_disconnect_policy": _("Unknown disconnect policy."),
+    "bad_rules_setter": _("Unknown rules setter."),
+    "bad_start_policy": _("Unknown start policy."),
+    "bad_series_length": _("A series has 1, 3, 5, 10 or 30 games."),
+    "bad_private": _("Private is yes or no."),
+    "bad_table_name": _("A table name has at most 60 characters."),
+    "bad_preset": _("Unknown preset."),
+    "unknown_setting": _("Unknown setting: %(key)s"),
+    "in_game": _("You are playing at table %(name)s; finish or leave that game first."),
+    "leave_at_the_table": _("A game is running: use «Leave» at the game table (it counts as a loss)."),
+    "seat_taken": _("Seat %(n)s is taken."),
+    "bad_bot_level": _("Unknown bot level: %(level)s"),
+    "too_many_bots": _("At most %(n)s bots: at least one seat is for a human."),
+    "not_a_bot": _("There is no bot in seat %(n)s."),
+    "pairs_need_four": _("Pairs 2×2 can be chosen only when all four seats are taken."),
+    "seat_in_use": _("Seats above %(n)s are taken; they cannot be removed."),
+    "no_countdown": _("There is no countdown to cancel."),
+}
+
+GENERIC = _("That is not allowed.")
+
+
+def message_for(code: str, **params) -> str:
+    """The sentence for `code` in the active language, with its parameters filled in."""
+    template = CATALOGUE.get(code)
+    if template is None:
+        log.error("refusal code %r has no sentence in durak_site.errors.CATALOGUE", code)
+        return str(GENERIC)
+    text = str(template)
+    if not params:
+        return text
+    try:
+        return text % params
+    except (KeyError, TypeError, ValueError):
+        log.error("refusal %r: its sentence does not take %r", code, sorted(params))
+        return text
+
 
 class ServiceError(Exception):
-    """A refused request; nothing was changed. `code` is stable (tests, error frames, logs) and
-    `message` is for people (a translated or lazy string; subclasses may derive it from the code)."""
+    """A refused request; nothing was changed. `code` is stable and `message` (for people) comes
+    from the catalogue, filled with `params`. An app whose sentences are still its own passes an
+    explicit `message` (accounts, ratings: moving into the catalogue)."""
 
-    def __init__(self, code: str, message=None) -> None:
-        super().__init__(code if message is None else f"{code}: {message}")
+    def __init__(self, code: str, message=None, **params) -> None:
+        super().__init__(code)
         self.code = code
         self._message = message
-
-    def default_message(self) -> str:
-        return self.code
+        self.params = params
 
     @property
     def message(self) -> str:
-        return str(self._message) if self._message is not None else self.default_message()
+        return str(self._message) if self._message is not None else message_for(self.code, **self.params)
 
     def __str__(self) -> str:
         return self.message

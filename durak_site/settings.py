@@ -112,7 +112,18 @@ TEMPLATES = [
 DATABASES = {"default": _DATABASE}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-if REDIS_URL:
+# The Redis channel layer: "core" (lists and sorted sets, the channels-redis default) or "pubsub"
+# (one PUBLISH per group send); README "Benchmarks" has them measured side by side.
+CHANNEL_LAYER = env_choice("CHANNEL_LAYER", "CORE", ("CORE", "PUBSUB"))
+if REDIS_URL and CHANNEL_LAYER == "PUBSUB":
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
+        }
+    }
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+elif REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",

@@ -13,6 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.db import connection
+from django.utils import timezone
+
 from game import engine
 from game.models import Game, GameEvent
 
@@ -39,9 +42,16 @@ def append(game: Game, state: engine.GameState, seat: int | None, action: dict, 
     and saves the game). Returns the new state; nothing is logged when the engine refuses."""
     new_state = apply_event(state, seat, action)
     game.version += 1
-    GameEvent.objects.create(game=game, seq=game.version, seat=seat, action=action, client_msg_id=client_msg_id,
-                             source=source)
+    values = {"game_id": game.pk, "seq": game.version, "seat": seat, "action": action, "client_msg_id": client_msg_id,
+              "source": source, "created_at": timezone.now()}
+    with connection.cursor() as cursor:  # plain SQL: a move's hot path (see game.services._write_move)
+        cursor.execute(INSERT_SQL, [_FIELDS[name].get_db_prep_save(value, connection) for name, value in values.items()])
     return new_state
+
+
+_FIELDS = {f.attname: f for f in GameEvent._meta.concrete_fields}
+INSERT_SQL = (f"INSERT INTO {GameEvent._meta.db_table} (game_id, seq, seat, action, client_msg_id, source, created_at) "
+              "VALUES (%s, %s, %s, %s, %s, %s, %s)")
 
 
 def replay(initial_state: dict, events: Iterable[Any]) -> engine.GameState:

@@ -8,7 +8,9 @@ GameSeat rows. Read-only: game.services decides when frames are sent.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
+from django.db import connection
 from django.utils import timezone
 
 from durak_site import realtime
@@ -21,11 +23,43 @@ DISCONNECT_TAKEOVER_SECONDS = 60  # 004: after 60 s more a bot plays his seat un
 DISCONNECT_LOSE_SECONDS = 30  # 000/001: not back within 30 s -> he (his pair) loses
 
 
+class SeatRow(NamedTuple):
+    """The public facts of one game seat, read in one query with its player's nick."""
+
+    number: int
+    player_id: int | None
+    nick: str
+    bot_level: str
+    takeover_level: str
+    connected: bool
+    disconnected_at: datetime | None
+    left_at: datetime | None
+
+    @property
+    def bot_controlled(self) -> bool:
+        return bool(self.bot_level or self.takeover_level)
+
+
+SEATS_SQL = (
+    "SELECT s.number, s.player_id, COALESCE(p.nick, ''), s.bot_level, s.takeover_level, s.connected, "
+    f"s.disconnected_at, s.left_at FROM {GameSeat._meta.db_table} s "
+    f"LEFT JOIN {GameSeat._meta.get_field('player').related_model._meta.db_table} p ON p.id = s.player_id "
+    "WHERE s.game_id = %s ORDER BY s.number"
+)
+
+
+def game_seats(game: Game) -> list[SeatRow]:
+    """Every seat of `game`, in one plain query (the hot path: every change publishes them)."""
+    with connection.cursor() as cursor:
+        cursor.execute(SEATS_SQL, [game.pk])
+        return [SeatRow(*row) for row in cursor.fetchall()]
+
+
 def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-def seat_facts(game: Game, seats: list[GameSeat], now: datetime | None = None) -> list[dict]:
+def seat_facts(game: Game, seats: list[SeatRow], now: datetime | None = None) -> list[dict]:
     """Public facts about each seat: nick, bot, presence, and when an absence costs him what."""
     now = now or timezone.now()
     lose_policy = game.disconnect_policy == Game.DisconnectPolicy.LOSE
@@ -42,7 +76,7 @@ def seat_facts(game: Game, seats: list[GameSeat], now: datetime | None = None) -
                     seconds=DISCONNECT_NOTICE_SECONDS + DISCONNECT_TAKEOVER_SECONDS)
         out.append({
             "number": s.number,
-            "nick": s.player.nick if s.player_id else "",
+            "nick": s.nick,
             "bot": bool(s.bot_level or s.takeover_level),
             "bot_level": s.bot_level or s.takeover_level or "",
             "takeover": bool(s.takeover_level),
@@ -91,16 +125,12 @@ def frame(game: Game, state: engine.GameState, seat: int | None, seats: list[dic
     }
 
 
-def game_seats(game: Game) -> list[GameSeat]:
-    return list(GameSeat.objects.filter(game_id=game.pk).select_related("player").order_by("number"))
-
-
 def view_frame(game: Game, seat: int | None) -> dict:
     """The frame `seat` sees now (one query for the seats)."""
     return frame(game, engine.GameState.from_json(game.state), seat, seat_facts(game, game_seats(game)))
 
 
-def messages(game: Game, state: engine.GameState, seats: list[GameSeat]) -> list[realtime.Message]:
+def messages(game: Game, state: engine.GameState, seats: list[SeatRow]) -> list[realtime.Message]:
     """Every seat's frame to its group, and the spectators' frame to theirs."""
     facts = seat_facts(game, seats)
     out: list[realtime.Message] = [

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from . import services
-from .errors import ServiceError
+from .errors import CATALOGUE, ServiceError
 from .models import Game
 
 SAMPLES_FILE = Path(__file__).resolve().parent / "templates" / "game" / "dev" / "samples.json"
@@ -174,55 +174,8 @@ def ui_strings() -> dict[str, str]:
 
 
 def error_messages() -> dict[str, str]:
-    """Error code (engine IllegalAction codes + server codes) → what the player reads."""
-    return {
-        "does_not_beat": _("This card does not beat {target}"),
-        "not_your_turn": _("It is not your move"),
-        "card_not_in_hand": _("You do not hold that card"),
-        "bad_target": _("That table card cannot be beaten now"),
-        "rank_not_on_table": _("You may only throw in ranks already on the table"),
-        "rank_mismatch": _("A transfer needs a card of the same rank"),
-        "limit_reached": _("No more cards may be laid this round"),
-        "too_few_cards": _("The next player has too few cards for a transfer"),
-        "transfer_not_allowed": _("You cannot transfer now"),
-        "already_passed": _("You already passed this round"),
-        "already_took": _("You already took the cards"),
-        "nothing_to_take": _("Every card is beaten: there is nothing to take"),
-        "check_phase": _("The round is being checked: only catching is allowed"),
-        "not_check_phase": _("No check is running"),
-        "player_out": _("You have already finished this game"),
-        "game_over": _("The game is over"),
-        "swap_not_allowed": _("You may not swap the trump now"),
-        "not_cheater_mode": _("Catching is only allowed in cheater mode"),
-        "own_card": _("You cannot catch your own or your partner's card"),
-        "catch_banned": _("After a false accusation you cannot catch this round"),
-        "bad_card": _("That is not a card"),
-        "bad_action": _("That move is not understood"),
-        "unknown_action": _("That move is not understood"),
-        "no_such_seat": _("You do not sit at this table"),
-        "stale_version": _("The table changed before your move arrived; look again"),
-        "version_conflict": _("The table changed before your move arrived; look again"),
-        "stale": _("The table changed before your move arrived; look again"),
-        "bad_json": _("The message was not understood"),
-        "unknown_type": _("The message was not understood"),
-        "bad_id": _("The message was not understood"),
-        "bad_version": _("The message was not understood"),
-        "game_not_found": _("This game does not exist"),
-        "game_finished": _("The game is over"),
-        "left_game": _("You have left this game"),
-        "flooding": _("Too many messages; slow down"),
-        "auth_required": _("Please log in to play"),
-        "duplicate": _("That move was already received"),
-        "not_seated": _("You do not play at this table"),
-        "spectator": _("Spectators cannot make moves"),
-        "no_game": _("No game is being played at this table"),
-        "bad_message": _("The message was not understood"),
-        "too_large": _("The message is too large"),
-        "rate_limited": _("Too many messages; slow down"),
-        "not_authenticated": _("Please log in to play"),
-        "internal_error": _("Something went wrong on the server; try again"),
-        "unknown": _("The move was refused"),
-    }
+    """Every refusal code → what the player reads, in the active language (the one catalogue)."""
+    return {code: str(message) for code, message in CATALOGUE.items()}
 
 
 def _lobby_url(name: str, *args) -> str | None:

@@ -60,7 +60,7 @@ def _locked(table_id) -> Table:
     try:
         return Table.objects.select_for_update().get(pk=table_id)
     except (Table.DoesNotExist, ValueError, TypeError):
-        raise ServiceError("no_table", _("There is no such table.")) from None
+        raise ServiceError("table_not_found") from None
 
 
 def _seats(table: Table) -> list[Seat]:
@@ -84,15 +84,15 @@ def _seat_of(seats: list[Seat], player_id) -> Seat | None:
 
 def _require_open(table: Table) -> None:
     if table.status == Table.Status.CLOSED:
-        raise ServiceError("table_closed", _("This table is closed."))
+        raise ServiceError("table_closed")
     if table.status == Table.Status.PLAYING:
-        raise ServiceError("game_running", _("A game is running at this table; seats are closed until it ends."))
+        raise ServiceError("game_running")
 
 
 def _require_seated(seats: list[Seat], player) -> Seat:
     seat = _seat_of(seats, getattr(player, "pk", None))
     if seat is None:
-        raise ServiceError("not_seated", _("You are not seated at this table."))
+        raise ServiceError("not_seated")
     return seat
 
 
@@ -121,8 +121,8 @@ def can_manage(table: Table, player, seats: list[Seat] | None = None) -> bool:
 def _require_manager(table: Table, seats: list[Seat], player, what: str) -> None:
     if not can_manage(table, player, seats):
         if what == "rules":
-            raise ServiceError("not_rules_setter", _("Only the host or the rules setter may change the rules."))
-        raise ServiceError("not_host", _("Only the host may do this."))
+            raise ServiceError("not_rules_setter")
+        raise ServiceError("not_host")
 
 
 def _bump(table: Table, notice: str | None = None) -> None:
@@ -214,32 +214,32 @@ def _check_rules_dict(rules: dict, seats_count: int) -> dict:
         if parsed.pairs and seats_count != 4:
             raise InvalidRules("pairs requires exactly 4 seats")
     except InvalidRules as exc:
-        raise ServiceError("bad_rules", _("These rules are not allowed: %(why)s") % {"why": exc}) from None
+        raise ServiceError("bad_rules", why=exc) from None
     except TypeError as exc:
-        raise ServiceError("bad_rules", _("These rules are not allowed: %(why)s") % {"why": exc}) from None
+        raise ServiceError("bad_rules", why=exc) from None
     return parsed.to_dict()
 
 
 def _check_table_settings(values: dict) -> None:
     seats_count = values.get("seats_count")
     if seats_count is not None and (type(seats_count) is not int or not 2 <= seats_count <= 6):
-        raise ServiceError("bad_seats", _("A table has 2 to 6 seats."))
+        raise ServiceError("bad_seats")
     if "turn_seconds" in values and values["turn_seconds"] not in TURN_SECONDS:
-        raise ServiceError("bad_timer", _("The turn timer is 30, 60 or 90 seconds."))
+        raise ServiceError("bad_timer")
     if "disconnect_policy" in values and values["disconnect_policy"] not in Table.DisconnectPolicy.values:
-        raise ServiceError("bad_setting", _("Unknown disconnect policy."))
+        raise ServiceError("bad_disconnect_policy")
     if "rules_setter" in values and values["rules_setter"] not in Table.RulesSetter.values:
-        raise ServiceError("bad_setting", _("Unknown rules setter."))
+        raise ServiceError("bad_rules_setter")
     if "start_policy" in values and values["start_policy"] not in Table.StartPolicy.values:
-        raise ServiceError("bad_setting", _("Unknown start policy."))
+        raise ServiceError("bad_start_policy")
     if "series_length" in values and values["series_length"] not in SERIES_CHOICES:
-        raise ServiceError("bad_setting", _("A series has 1, 3, 5, 10 or 30 games."))
+        raise ServiceError("bad_series_length")
     if "private" in values and not isinstance(values["private"], bool):
-        raise ServiceError("bad_setting", _("Private is yes or no."))
+        raise ServiceError("bad_private")
     if "name" in values and (not isinstance(values["name"], str) or len(values["name"]) > 60):
-        raise ServiceError("bad_setting", _("A table name has at most 60 characters."))
+        raise ServiceError("bad_table_name")
     if "preset" in values and values["preset"] not in PRESETS and values["preset"] != CUSTOM:
-        raise ServiceError("bad_preset", _("Unknown preset."))
+        raise ServiceError("bad_preset")
 
 
 def _split_settings(settings_: dict) -> tuple[dict, dict]:
@@ -250,7 +250,7 @@ def _split_settings(settings_: dict) -> tuple[dict, dict]:
         elif key in RULE_CHOICES:
             rule_values[key] = value
         else:
-            raise ServiceError("unknown_setting", _("Unknown setting: %(key)s") % {"key": key})
+            raise ServiceError("unknown_setting", key=key)
     return table_values, rule_values
 
 
@@ -260,8 +260,7 @@ def _stand_elsewhere(player, except_table_id=None) -> None:
               .select_related("table").order_by("table_id"))
     for seat in others:
         if seat.table.status == Table.Status.PLAYING and _in_running_game(seat.table, player):
-            raise ServiceError("in_game", _("You are playing at table %(name)s; finish or leave that game first.")
-                               % {"name": seat.table})
+            raise ServiceError("in_game", name=str(seat.table))
         if seat.table.status != Table.Status.CLOSED:
             _stand_locked(seat.table_id, player)
         else:
@@ -319,7 +318,7 @@ def sit(table_id, player, number) -> Table:
         if mine is not None and mine.pk == target.pk:
             return table
         if not target.is_free:
-            raise ServiceError("seat_taken", _("Seat %(n)s is taken.") % {"n": number})
+            raise ServiceError("seat_taken", n=number)
         if mine is None:
             _stand_elsewhere(player, except_table_id=table.pk)
         moved = mine is not None
@@ -351,9 +350,9 @@ def stand(table_id, player) -> Table:
 def _stand_locked(table_id, player) -> Table:
     table = _locked(table_id)
     if table.status == Table.Status.CLOSED:
-        raise ServiceError("table_closed", _("This table is closed."))
+        raise ServiceError("table_closed")
     if table.status == Table.Status.PLAYING and _in_running_game(table, player):
-        raise ServiceError("game_running", _("A game is running: use «Leave» at the game table (it counts as a loss)."))
+        raise ServiceError("leave_at_the_table")
     seats = _seats(table)
     seat = _require_seated(seats, player)
     before = len(_occupied(seats))
@@ -392,7 +391,7 @@ def _seat_numbered(seats: list[Seat], number) -> Seat:
     """Seat `number` of the table, or the refusal a person gets for a seat that does not exist."""
     target = next((s for s in seats if s.number == number), None)
     if target is None:
-        raise ServiceError("no_such_seat", _("There is no seat %(n)s at this table.") % {"n": number})
+        raise ServiceError("no_such_seat", n=number)
     return target
 
 
@@ -406,7 +405,7 @@ def _next_human(seats: list[Seat], after_number: int) -> Seat | None:
 
 def add_bot(table_id, by, number, level="heuristic") -> Table:
     if level not in BOT_LEVELS:
-        raise ServiceError("bad_bot_level", _("Unknown bot level: %(level)s") % {"level": level})
+        raise ServiceError("bad_bot_level", level=level)
     with transaction.atomic():
         table = _locked(table_id)
         _require_open(table)
@@ -415,12 +414,11 @@ def add_bot(table_id, by, number, level="heuristic") -> Table:
         target = _seat_numbered(seats, number)
         if not target.is_free:
             if all(not s.is_free for s in seats):
-                raise ServiceError("table_full", _("The table is full."))
-            raise ServiceError("seat_taken", _("Seat %(n)s is taken.") % {"n": number})
+                raise ServiceError("table_full")
+            raise ServiceError("seat_taken", n=number)
         bots = [s for s in seats if s.bot_level]
         if len(bots) >= table.seats_count - 1:
-            raise ServiceError("too_many_bots", _("At most %(n)s bots: at least one seat is for a human.")
-                               % {"n": table.seats_count - 1})
+            raise ServiceError("too_many_bots", n=table.seats_count - 1)
         Seat.objects.filter(pk=target.pk).update(bot_level=level, ready=True, connected=True)
         target.bot_level, target.ready, target.connected = level, True, True
         return _finish(table, seats, _("A bot sat down in seat %(n)s.") % {"n": number}, restart=True)
@@ -434,7 +432,7 @@ def remove_bot(table_id, by, number) -> Table:
         _require_manager(table, seats, by, "bots")
         target = _seat_numbered(seats, number)
         if not target.bot_level:
-            raise ServiceError("not_a_bot", _("There is no bot in seat %(n)s.") % {"n": number})
+            raise ServiceError("not_a_bot", n=number)
         before = len(_occupied(seats))
         Seat.objects.filter(pk=target.pk).update(bot_level="", ready=False, connected=False)
         target.bot_level, target.ready, target.connected = "", False, False
@@ -491,14 +489,13 @@ def update_rules(table_id, by, **changes) -> Table:
         rules_dict = _check_rules_dict(new_rules, seats_count)
         occupied_now = len(_occupied(seats))
         if rules_dict["pairs"] and not old_rules.get("pairs") and occupied_now != 4:
-            raise ServiceError("pairs_need_four", _("Pairs 2×2 can be chosen only when all four seats are taken."))
+            raise ServiceError("pairs_need_four")
         if seats_count != table.seats_count:
             if any(not s.is_free for s in seats if s.number > seats_count):
-                raise ServiceError("seat_in_use", _("Seats above %(n)s are taken; they cannot be removed.")
-                                   % {"n": seats_count})
+                raise ServiceError("seat_in_use", n=seats_count)
             bots = sum(1 for s in seats if s.bot_level)
             if bots > seats_count - 1:
-                raise ServiceError("too_many_bots", _("Too many bots for %(n)s seats.") % {"n": seats_count})
+                raise ServiceError("too_many_bots", n=seats_count - 1)
             Seat.objects.filter(table=table, number__gt=seats_count).delete()
             Seat.objects.bulk_create([Seat(table=table, number=n)
                                       for n in range(table.seats_count + 1, seats_count + 1)])
@@ -550,7 +547,7 @@ def cancel_countdown(table_id, by) -> Table:
         table = _locked(table_id)
         seats = _seats(table)
         if table.status != Table.Status.COUNTDOWN:
-            raise ServiceError("no_countdown", _("There is no countdown to cancel."))
+            raise ServiceError("no_countdown")
         _require_seated(seats, by)
         _require_manager(table, seats, by, "cancel")
         table.status = Table.Status.WAITING

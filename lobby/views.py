@@ -230,9 +230,9 @@ def act(request: HttpRequest, table_id: int) -> HttpResponse:
     op = request.POST.get("op", "")
     error = None
     if not request.user.is_authenticated:
-        error = ServiceError("login_required", _("Sign in to play."))
+        error = ServiceError("login_required")
     elif op not in ACTIONS:
-        error = ServiceError("bad_action", _("Unknown action."))
+        error = ServiceError("bad_action")
     else:
         try:
             number = int(request.POST.get("seat", "0") or 0)
