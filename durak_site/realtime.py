@@ -158,10 +158,9 @@ async def drain_async(timeout: float = 5.0) -> int:
 
 
 async def send_now(messages: Iterable[Message]) -> None:
-    """group_send each message in order (on the caller's loop: consumers await this directly)."""
+    """group_send the messages at once (each viewer's frame is independent of the others')."""
     layer = get_channel_layer()
-    for group, message in messages:
-        await layer.group_send(group, message)
+    await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
 
 
 def _hold_seconds() -> float:

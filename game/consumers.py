@@ -21,6 +21,7 @@ from django.conf import settings
 from django.utils import translation
 
 from durak_site import realtime
+from durak_site.db import in_thread
 from game import services, shutdown, socket_count
 from game.errors import ServiceError, message_for
 from lobby import services as lobby_services
@@ -36,7 +37,7 @@ HEARTBEAT_EVERY = 5.0  # seconds between presence writes caused by pings
 def _parallel(func):
     """Game writes lock their own game row, so they need not queue behind every other socket's
     database work on the one thread-sensitive thread: run them on the thread pool."""
-    return database_sync_to_async(func, thread_sensitive=False)
+    return in_thread(func)
 
 
 def _language(scope) -> str:
@@ -251,13 +252,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.last_beat = time.monotonic()
         await sync_to_async(socket_count.alive, thread_sensitive=False)(self.table_id, self.user.pk)
         if self.seat is not None and self.game_id is not None:
-            await _parallel(services.heartbeat)(self.game_id, self.user)
+            version = await _parallel(services.heartbeat)(self.game_id, self.user)
         else:
             await _touch_presence(self.table_id, self.user.pk)
-        if self.game_id is not None:
-            version = await _parallel(services.game_version)(self.game_id)
-            if version is not None and version > self.last_version[1]:
-                await self._resync()
+            version = await _parallel(services.game_version)(self.game_id) if self.game_id is not None else None
+        if version is not None and version > self.last_version[1]:
+            await self._resync()
 
     async def _action(self, content: dict, msg_id) -> None:
         try:

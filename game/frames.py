@@ -7,7 +7,7 @@ GameSeat rows. Read-only: game.services decides when frames are sent.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
 from django.db import connection
@@ -52,7 +52,16 @@ def game_seats(game: Game) -> list[SeatRow]:
     """Every seat of `game`, in one plain query (the hot path: every change publishes them)."""
     with connection.cursor() as cursor:
         cursor.execute(SEATS_SQL, [game.pk])
-        return [SeatRow(*row) for row in cursor.fetchall()]
+        rows = cursor.fetchall()
+    return [SeatRow(n, pid, nick, bot, takeover, bool(on), _aware(off), _aware(left))
+            for n, pid, nick, bot, takeover, on, off, left in rows]
+
+
+def _aware(moment: datetime | None) -> datetime | None:
+    """Plain SQL on SQLite (the embedded default) reads a naive UTC datetime."""
+    if moment is None or timezone.is_aware(moment):
+        return moment
+    return timezone.make_aware(moment, UTC)
 
 
 def _iso(moment: datetime | None) -> str | None:

@@ -608,13 +608,27 @@ def set_connected(game_id: int, player, connected: bool, since: datetime | None 
         _publish(game, _state(game))
 
 
-def heartbeat(game_id: int, player) -> None:
+HEARTBEAT_SQL = (f"UPDATE {GameSeat._meta.db_table} SET last_heartbeat = CURRENT_TIMESTAMP "
+                 f"FROM {Game._meta.db_table} g WHERE g.id = {GameSeat._meta.db_table}.game_id AND g.id = %s "
+                 f"AND {GameSeat._meta.db_table}.player_id = %s AND {GameSeat._meta.db_table}.connected "
+                 f"AND {GameSeat._meta.db_table}.takeover_level = '' RETURNING g.version")
+
+
+def heartbeat(game_id: int, player) -> int | None:
     """A ping from a seated player's socket: he is here (a missed disconnect event is repaired).
-    The common case (already marked connected) is one UPDATE without the game row lock."""
-    fresh = GameSeat.objects.filter(game_id=game_id, player=player, connected=True, takeover_level="").update(
-        last_heartbeat=Now())
-    if not fresh:
-        set_connected(game_id, player, True)
+    Returns the game's version, so the socket can tell it missed a frame. The common case (already
+    marked connected) is one UPDATE without the game row lock."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(HEARTBEAT_SQL, [game_id, player.pk])
+            row = cursor.fetchone()
+        if row is not None:
+            return row[0]
+    elif GameSeat.objects.filter(game_id=game_id, player=player, connected=True, takeover_level="").update(
+            last_heartbeat=Now()):  # SQLite (embedded): its RETURNING cannot read the joined game
+        return game_version(game_id)
+    set_connected(game_id, player, True)
+    return game_version(game_id)
 
 
 def fire_disconnect_deadline(game_id: int, seat_number: int) -> Game | None:
