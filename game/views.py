@@ -111,7 +111,7 @@ def ui_strings() -> dict[str, str]:
         "result_title": _("Game over"),
         "you_durak": _("You are the durak!"),
         "durak_is": _("The durak is {name}"),
-        "you_won": _("You are out — you did not lose!"),
+        "you_won": _("You are not the durak — well played!"),
         "pair_won": _("The pair {names} wins"),
         "your_pair_won": _("Your pair wins!"),
         "your_pair_lost": _("Your pair lost"),

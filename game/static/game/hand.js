@@ -68,15 +68,19 @@ export function layoutHand(cards) {
   const rowDy = ch * 0.5;
   wrap.style.setProperty("--rows-extra", `${(rows - 1) * rowDy}px`);
   hand.style.width = `${W}px`;
+  const fan = rows === 1 ? Math.min(3, 14 / n) : 0;  // degrees per card: a gentle fan
+  // the rotated end cards swing out by about 1.4 card heights × sin(angle) (the transform
+  // origin is below the card): keep that much room at both ends
+  const inset = Math.ceil(1.4 * ch * Math.sin((((n - 1) / 2) * fan * Math.PI) / 180));
+  const room = W - 2 * inset;
   cards.forEach((c, i) => {
     const el = handEls.get(c);
     const r = Math.floor(i / perRow);
     const k = Math.min(perRow, n - r * perRow);   // cards in this row
     const j = i - r * perRow;
-    const step = k > 1 ? Math.min(maxStep, (W - cw) / (k - 1)) : 0;
-    const start = (W - (cw + step * (k - 1))) / 2;
+    const step = k > 1 ? Math.min(maxStep, (room - cw) / (k - 1)) : 0;
+    const start = inset + (room - (cw + step * (k - 1))) / 2;
     const d = j - (k - 1) / 2;
-    const fan = rows === 1 ? Math.min(4, 28 / Math.max(k, 1)) : 0;
     el.style.left = `${start + j * step}px`;
     const arc = rows === 1 && k > 1 ? 12 * (d / ((k - 1) / 2)) ** 2 : 0; // the fan's ends dip 12 px
     el.style.top = `${r * rowDy + arc}px`;

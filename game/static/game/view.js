@@ -57,6 +57,10 @@ const POS_NARROW = {
   6: [[10, 15], [28, 8], [50, 6], [72, 8], [90, 15], [50, 88]],
 };
 
+function rowPositions(k) {
+  return Array.from({ length: k }, (_, i) => [((i + 0.5) / k) * 100, 18]);
+}
+
 function seatOrder(v) {
   const n = v.players;
   const me = v.seat;
@@ -72,10 +76,11 @@ function renderSeats(v) {
   const spectator = v.seat == null;
   let shown = order, bottom = null;
   if (spectator) { bottom = order[0]; shown = order.slice(1); }
-  const pos = (narrow ? POS_NARROW : POS_WIDE)[shown.length] || POS_WIDE[5];
+  const short = root.clientHeight < 440 && !narrow;  // a phone on its side: one row on top
+  const pos = short ? rowPositions(shown.length) : (narrow ? POS_NARROW : POS_WIDE)[shown.length] || POS_WIDE[5];
   box.replaceChildren();
   shown.forEach((n, i) => box.appendChild(podEl(v, n, pos[i] || [50, 50])));
-  if (bottom !== null) box.appendChild(podEl(v, bottom, [50, narrow ? 90 : 88], "bottom"));
+  if (bottom !== null) box.appendChild(podEl(v, bottom, [short ? 8 : 50, narrow ? 90 : 88], "bottom"));
   // keep every pod inside the felt (long nicks, narrow phones)
   const fr = $("g-felt").getBoundingClientRect();
   for (const el of box.children) {
