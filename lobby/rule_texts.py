@@ -34,7 +34,7 @@ RULE_LABELS: dict[str, tuple] = {
                    _("Who leads the first round: the lowest trump (then the lowest card), the lowest trump or else a random player, the player left of the dealer, always you, or always the computer."),
                    "000, 002, 004"),
     "trump_swap": (_("Trump swap"),
-                   _("Who may swap the lowest trump for the face-up trump card (менка)."), "002"),
+                   _("Who may swap the lowest trump for the face-up trump card (the «menka»)."), "002"),
     "refill": (_("Refill from stock"), _("Draw up to six after each round, or play only the dealt cards."), "004"),
     "auto_bito": (_("Auto-bito"), _("The round closes at once when every card is beaten."), "004"),
     "draw": (_("Last cards together"),
