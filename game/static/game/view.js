@@ -7,6 +7,7 @@ import { animateClear, animateDeal, flipIn } from "./motion.js";
 import { renderResult } from "./result.js";
 import { S, T, fmt, names, nick, partnerOf, passLabel, usesOf } from "./state.js";
 import { tick } from "./countdown.js";
+import { sounds } from "./sound.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -31,7 +32,7 @@ export function render(prev = null, from = null) {
   renderStatus(v);
   renderResult(v);
   if (prev && from) animateClear(prev, v, from);
-  if (first && isFreshDeal(v)) animateDeal(v);
+  if (first && isFreshDeal(v)) { animateDeal(v); sounds.play("deal"); }
   tick();
 }
 
