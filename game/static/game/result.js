@@ -25,6 +25,16 @@ function mainLine(v, r) {
   return { main, sub: me != null && losers.length ? T.you_won : "" };
 }
 
+/** Frames before result.outcomes: the engine's result and its left / timed_out lists. */
+function fallbackOutcome(r, n, losers) {
+  const lost = losers.includes(n);
+  if ((r.left || []).includes(n) || (lost && (r.reason === "leave" || (S.seats[n] || {}).left))) return "left";
+  if (lost && ((r.timed_out || []).includes(n) || r.reason === "timeout")) return "lost_on_time";
+  if (r.draw) return "draw";
+  if (lost) return "durak";
+  return (r.winners || []).includes(n) || losers.length ? "won" : "";
+}
+
 /** One row per player: name, outcome in words, rating change and new rating when known. */
 function outcomeRows(v, r) {
   const me = v.seat;
@@ -33,7 +43,7 @@ function outcomeRows(v, r) {
   const rows = [];
   for (let n = 1; n <= v.players; n++) {
     const o = byseat.get(n);
-    const code = o ? o.outcome : r.draw ? "draw" : losers.includes(n) ? "durak" : (r.winners || []).includes(n) || losers.length ? "won" : "";
+    const code = o ? o.outcome : fallbackOutcome(r, n, losers);
     rows.push({ n, code, o, mine: n === me });
   }
   const rank = { won: 0, draw: 1, aborted: 2, durak: 3, lost_on_time: 4, did_not_return: 5, left: 6, banned: 7 };

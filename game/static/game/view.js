@@ -274,7 +274,7 @@ function renderBattle(v, from) {
 function button(text, kind, key, cls = "") {
   const b = document.createElement("button");
   b.type = "button";
-  b.className = `g-btn act-${kind} ${cls}`.trim();
+  b.className = `btn act-${kind} ${cls}`.trim();
   b.dataset.kind = kind;
   b.textContent = text;
   if (key) {
@@ -291,16 +291,16 @@ function renderControls(v) {
   box.replaceChildren();
   if (v.seat == null || v.phase === "over") return;
   if (S.pending) {
-    box.appendChild(button(T.confirm, "confirm", "Enter", "g-btn-gold confirm"));
-    box.appendChild(button(T.cancel, "cancel", "Esc", "g-btn-ghost"));
+    box.appendChild(button(T.confirm, "confirm", "Enter", "btn-gold confirm"));
+    box.appendChild(button(T.cancel, "cancel", "Esc", "btn-ghost"));
     return;
   }
   const b = S.A.b;
-  if (b.take) box.appendChild(button(T.take, "take", "T", "g-btn-danger"));
+  if (b.take) box.appendChild(button(T.take, "take", "T", "btn-danger"));
   if (b.transfer.length) box.appendChild(button(T.transfer, "transfer", "P", S.mode === "transfer" ? "active" : ""));
-  if (b.pass) box.appendChild(button(passLabel(v), "pass", "B", "g-btn-gold"));
-  if (b.catch.length) box.appendChild(button(T.catch, "catch", "C", "g-btn-danger" + (S.mode === "catch" ? " active" : "")));
-  if (b.swap) box.appendChild(button(T.swap_trump, "swap", "", "g-btn-ghost"));
+  if (b.pass) box.appendChild(button(passLabel(v), "pass", "B", "btn-gold"));
+  if (b.catch.length) box.appendChild(button(T.catch, "catch", "C", "btn-danger" + (S.mode === "catch" ? " active" : "")));
+  if (b.swap) box.appendChild(button(T.swap_trump, "swap", "", "btn-ghost"));
   if (S.inflight) for (const el of box.querySelectorAll("button")) el.disabled = true;
 }
 
