@@ -44,7 +44,7 @@ PHONES = {"portrait": {"width": 390, "height": 844}, "landscape": {"width": 844,
 
 
 @pytest.mark.parametrize("orientation", list(PHONES))
-@pytest.mark.parametrize("cards, players", [(6, 2), (12, 4), (20, 6), (20, 2)])
+@pytest.mark.parametrize("cards, players", [(6, 2), (12, 4), (20, 6), (20, 2), (12, 3), (20, 5)])
 def test_every_card_of_a_big_hand_is_on_screen_and_its_index_readable(browser, harness, screenshot_dir: Path,  # noqa: F811
                                                                        orientation, cards, players):
     vp = PHONES[orientation]
@@ -217,3 +217,17 @@ def test_samples_carry_server_hints(client, settings):
     cfg = json.loads(html[html.index(">", start) + 1:html.index("</script>", start)])
     assert cfg["harness"]["frame"]["hints"]["JS"] == "rank_not_on_table"
     assert cfg["rematch_seconds"] == 30
+
+
+def test_the_keyboard_focus_on_a_card_is_obvious(browser, harness, screenshot_dir):  # noqa: F811
+    context, page = new_page(browser, harness)
+    open_sample(page, harness, "lead2")
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate("document.activeElement.dataset.card")
+    assert focused
+    style = page.evaluate("""() => { const s = getComputedStyle(document.activeElement);
+        return {width: parseFloat(s.outlineWidth), style: s.outlineStyle, lift: s.translate}; }""")
+    assert style["style"] == "solid" and style["width"] >= 3, style
+    assert style["lift"] not in ("none", "", "0px"), style  # lifted out of the fan
+    page.locator("#g-me").screenshot(path=str(screenshot_dir / "table_ui_keyboard_focus.png"))
+    context.close()
