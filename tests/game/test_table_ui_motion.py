@@ -51,3 +51,29 @@ def test_the_end_of_a_live_game_has_its_moment(browser, harness, screenshot_dir:
     page.wait_for_timeout(350)
     page.screenshot(path=str(screenshot_dir / f"table_ui_moment_{'durak' if loser == 2 else 'won'}.png"))
     context.close()
+
+
+@pytest.mark.parametrize("took", [True, False])
+def test_a_cleared_table_flies_face_up_to_the_taker_or_face_down_to_the_discard(browser, harness, took):  # noqa: F811
+    context, page = new_page(browser, harness)
+    open_sample(page, harness, "podkidnoy4")  # seat 2 defends: 7♠/10♠, 10♣, 7♦ on the table
+    frame = copy.deepcopy(SAMPLES["podkidnoy4"]["frame"])
+    frame.pop("deadline_in", None)
+    v = frame["view"]
+    table_cards = [c for p in v["table"] for c in (p["attack"], p["defense"]) if c]
+    frame["version"] += 1
+    v.update(table=[], legal=[], turn=[3], took=False, attacker=3, defender=4,
+             last={"seat": 2, "type": "take"} if took else {"seat": 1, "type": "pass"})
+    if took:
+        v["hand"] = v["hand"] + table_cards
+    else:
+        v["discard"] += len(table_cards)
+    page.evaluate("f => window.__table.receive(f)", frame)
+    flying = page.evaluate("""() => [...document.querySelectorAll('body > .card.ghost')]
+        .map(e => e.classList.contains('back') ? 'back' : e.dataset.card)""")
+    if took:
+        assert sorted(flying) == sorted(table_cards)
+    else:
+        assert flying == ["back"] * len(table_cards)
+    context.close()
+    assert not page.errors, page.errors
