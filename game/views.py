@@ -366,6 +366,10 @@ def dev_table(request: HttpRequest) -> HttpResponse:
     frame = dict(sample["frame"])
     if frame.get("deadline_in") is not None:  # a live countdown: the sample says "in N seconds"
         frame["deadline"] = (timezone.now() + timedelta(seconds=frame.pop("deadline_in"))).isoformat()
+    for s in frame.get("seats", []):  # "in N seconds" → the ISO times the server sends
+        for key in ("takeover", "lose"):
+            if s.get(f"{key}_in") is not None:
+                s[f"{key}_at"] = (timezone.now() + timedelta(seconds=s.pop(f"{key}_in"))).isoformat()
     seat = frame["view"].get("seat")
     frame.setdefault("hints", why_not(frame["view"]))  # what the server sends with every frame
     config = {
