@@ -41,10 +41,15 @@ def explain(view: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
     if not blocked:
         return {}
     general = _seat_code(view)
+    open_ = _open_attacks(view)
+    ranks = _table_ranks(view)
+    defending = view.get("seat") == view.get("defender") and bool(open_)
     out: dict[str, tuple[str, dict[str, Any]]] = {}
     for card in blocked:
-        code = general or _card_code(view, card, usable)
-        out[card] = (code, refused_move(view, card))
+        code = general or _card_code(view, card, open_, ranks)
+        move = ({"type": "defend", "card": card, "target": open_[0]} if defending
+                else {"type": "attack", "card": card})  # refused_move(view, card), hoisted
+        out[card] = (code, move)
     return out
 
 
@@ -114,15 +119,16 @@ def _starter_first(view: dict[str, Any]) -> bool:
     return any(rank_of(c) in ranks and c not in usable for c in view.get("hand") or ())
 
 
-def _card_code(view: dict[str, Any], card: str, usable: set[str | None]) -> str:
+def _card_code(view: dict[str, Any], card: str, open_: list[str], ranks: set[str]) -> str:
     """The reason that depends on the card itself."""
     seat = view["seat"]
     if not view.get("table"):
         return "not_your_turn"  # the starter may lead any card: not reached in practice
     if seat == view.get("defender"):
-        if not any(beats(a, card, view.get("trump")) for a in _open_attacks(view)):
+        trump = view.get("trump")
+        if not any(beats(a, card, trump) for a in open_):
             return "does_not_beat"
         return "bad_target"  # beats another unbeaten card, not the first one
-    if rank_of(card) not in _table_ranks(view):
+    if rank_of(card) not in ranks:
         return "rank_not_on_table"
     return "not_your_turn"
