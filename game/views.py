@@ -21,7 +21,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from lobby.services import REMATCH_SECONDS
+
 from . import services
+from .engine.hints import why_not
 from .errors import CATALOGUE, ServiceError
 from .models import Game
 
@@ -83,7 +86,7 @@ def ui_strings() -> dict[str, str]:
         "leave_confirm_no": _("Stay"),
         # seats
         "you": _("You"),
-        "bot": _("bot"),
+        "bot": _("Bot"),
         "offline": _("offline"),
         "left": _("left"),
         "out": _("out"),
@@ -109,7 +112,7 @@ def ui_strings() -> dict[str, str]:
         "result_title": _("Game over"),
         "you_durak": _("You are the durak!"),
         "durak_is": _("The durak is {name}"),
-        "you_won": _("You are out — you did not lose!"),
+        "you_won": _("You are not the durak — well played!"),
         "pair_won": _("The pair {names} wins"),
         "your_pair_won": _("Your pair wins!"),
         "your_pair_lost": _("Your pair lost"),
@@ -133,6 +136,40 @@ def ui_strings() -> dict[str, str]:
         "last_swap": _("{name} swapped the trump"),
         "last_catch_ok": _("{name} caught a cheat on {card}!"),
         "last_catch_bad": _("{name} falsely accused {card} and draws a penalty card"),
+        # the same lines when the actor is the viewer: Russian verbs agree with «Вы»
+        "last_attack_you": _("You played {card}"),
+        "last_defend_you": _("You beat {target} with {card}"),
+        "last_transfer_you": _("You transferred with {card}"),
+        "last_transfer_show_you": _("You transferred by showing the trump {card}"),
+        "last_take_you": _("You take"),
+        "last_pass_you": _("You: «Pass»"),
+        "last_swap_you": _("You swapped the trump"),
+        "last_catch_ok_you": _("You caught a cheat on {card}!"),
+        "last_catch_bad_you": _("You falsely accused {card} and draw a penalty card"),
+        # away seats (004: noticed after 15 s offline)
+        "bot_in": _("bot in {s} s"),
+        "loses_in": _("loses in {s} s"),
+        # each player's outcome in the result dialog
+        "outcome_won": _("not the durak"),
+        "outcome_durak": _("durak"),
+        "outcome_draw": _("draw"),
+        "outcome_left": _("left the game"),
+        "outcome_lost_on_time": _("lost on time"),
+        "outcome_did_not_return": _("did not return"),
+        "outcome_banned": _("banned"),
+        "outcome_aborted": _("game aborted"),
+        "rating_change_to": _("{change} → {rating}"),
+        "unrated": _("Unrated: {reason}"),
+        "unrated_plain": _("This game is unrated"),
+        "unrated_bots": _("bots at the table"),
+        "unrated_too_short": _("too short"),
+        "unrated_shared_address": _("players share an address"),
+        "unrated_pair_limit": _("these two players have met too often today"),
+        "unrated_provisional": _("a new account's first games"),
+        "unrated_aborted": _("the game was aborted"),
+        "unrated_voided": _("voided by a moderator"),
+        "moment_durak": _("Durak!"),
+        "moment_won": _("Well played!"),
         # why a card cannot be played (client-side, before sending)
         "why_not_your_turn": _("It is not your move: waiting for {names}"),
         "why_lead_other": _("{name} leads this round"),
@@ -205,6 +242,7 @@ def table_context(request: HttpRequest, table, game: Game | None = None, seat: i
         "server_now": timezone.now().isoformat(),
         "table_status": getattr(table, "status", ""),
         "rematch_deadline": rematch_deadline.isoformat() if rematch_deadline else None,
+        "rematch_seconds": REMATCH_SECONDS,
         "ready_url": _lobby_url("lobby:ready", table.pk),
         "room_url": _lobby_url("lobby:room", table.pk),
         "leave_url": reverse("game:leave", args=[game.pk]) if game else None,
@@ -280,7 +318,12 @@ def dev_table(request: HttpRequest) -> HttpResponse:
     frame = dict(sample["frame"])
     if frame.get("deadline_in") is not None:  # a live countdown: the sample says "in N seconds"
         frame["deadline"] = (timezone.now() + timedelta(seconds=frame.pop("deadline_in"))).isoformat()
+    for s in frame.get("seats", []):  # "in N seconds" → the ISO times the server sends
+        for key in ("takeover", "lose"):
+            if s.get(f"{key}_in") is not None:
+                s[f"{key}_at"] = (timezone.now() + timedelta(seconds=s.pop(f"{key}_in"))).isoformat()
     seat = frame["view"].get("seat")
+    frame.setdefault("hints", why_not(frame["view"]))  # what the server sends with every frame
     config = {
         "ws_url": None,
         "table_id": 0,
@@ -290,6 +333,7 @@ def dev_table(request: HttpRequest) -> HttpResponse:
         "server_now": timezone.now().isoformat(),
         "table_status": "rematch" if frame["view"].get("result") else "playing",
         "rematch_deadline": None,
+        "rematch_seconds": REMATCH_SECONDS,
         "ready_url": None,
         "room_url": None,
         "leave_url": None,

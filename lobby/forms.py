@@ -16,15 +16,20 @@ AS_PRESET = ""  # "use the preset's value"
 
 
 def _rule_field(key: str, *, editing: bool) -> forms.ChoiceField:
-    label, help_text, source = RULE_LABELS[key]
+    label, help_text, _source = RULE_LABELS[key]
     default = Rules().to_dict()[key]
     choices = [(encode(v), value_label(key, v)) for v in RULE_CHOICES[key]]
     if not editing:
         choices = [(AS_PRESET, _("as in the preset"))] + choices
-    help_line = f"{help_text} " + str(_("Default: %(value)s.") % {"value": value_label(key, default)})
-    if source:
-        help_line += " " + str(_("Source: %(src)s.") % {"src": source})
-    return forms.ChoiceField(label=label, help_text=help_line, choices=choices, required=False)
+    return forms.ChoiceField(label=label, help_text=_with_default(help_text, value_label(key, default)),
+                             choices=choices, required=False)
+
+
+def _with_default(help_text, default: str) -> str:
+    """The help line and its default, ending in exactly one full stop (a label may end in one: «выкл.»)."""
+    line = f"{help_text} " + str(_("Default: %(value)s") % {"value": default})
+    return line if line.endswith(".") else line + "."
+
 
 
 class TableSettingsForm(forms.Form):
@@ -69,6 +74,21 @@ class TableSettingsForm(forms.Form):
                 label=TABLE_LABELS["private"][0], help_text=TABLE_LABELS["private"][1], required=False)
         for key in RULE_CHOICES:
             self.fields[f"rule_{key}"] = _rule_field(key, editing=editing)
+
+    def clean(self) -> dict:
+        """Pairs need exactly four seats: said once, by the seats field, in the page's language
+        (the lobby service checks again)."""
+        data = super().clean()
+        preset = PRESETS.get(data.get("preset") or "")
+        raw_pairs = data.get("rule_pairs")
+        if raw_pairs not in (None, AS_PRESET):
+            pairs = decode("pairs", raw_pairs) is True
+        else:
+            pairs = bool(preset and preset.rules.get("pairs"))
+        seats = data.get("seats_count") or (preset.seats_count if preset else None)
+        if pairs and seats is not None and seats != 4 and "seats_count" not in self.errors:
+            self.add_error("seats_count", _("Pairs 2×2 need exactly 4 seats."))
+        return data
 
     @classmethod
     def for_table(cls, table: Table, data=None) -> TableSettingsForm:

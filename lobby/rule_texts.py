@@ -1,4 +1,8 @@
-"""People-facing names of every rule setting and value (labels, one-line help, sources)."""
+"""People-facing names of every rule setting and value (labels, one-line help, sources).
+
+The help says what a setting does; the sources (rule pages 000-004) are shown only on the rules
+page's reference table, never in the help a player reads while creating a table.
+"""
 
 from __future__ import annotations
 
@@ -20,17 +24,17 @@ RULE_LABELS: dict[str, tuple] = {
     "transfer_in_first_round": (_("Transfer in the first round"),
                                 _("Whether transfers are allowed in the very first round."), "004"),
     "throw_in": (_("Who throws in"),
-                 _("Starter first and others after his pass (000), or anyone, a new card resets passes (004)."),
+                 _("The round's starter throws in first and the others after his pass, or anyone at any time (a new card lets those who passed throw in again)."),
                  "000, 004"),
     "round_limit": (_("Round limit"),
                     _("At most 6 attack cards per round (and never more than the defender held), or no 6-card cap."),
                     "000, 002"),
     "first_round_limit": (_("First round limit"), _("6 cards, or 5 before the first beaten round."), ""),
     "first_move": (_("First move"),
-                   _("Lowest trump (then lowest card, then seat), lowest trump or random, or left of the dealer."),
+                   _("Who leads the first round: the lowest trump (then the lowest card), the lowest trump or else a random player, the player left of the dealer, always you, or always the computer."),
                    "000, 002, 004"),
     "trump_swap": (_("Trump swap"),
-                   _("Who may swap the lowest trump for the face-up trump card (менка)."), "002"),
+                   _("Who may swap the lowest trump for the face-up trump card (the «menka»)."), "002"),
     "refill": (_("Refill from stock"), _("Draw up to six after each round, or play only the dealt cards."), "004"),
     "auto_bito": (_("Auto-bito"), _("The round closes at once when every card is beaten."), "004"),
     "draw": (_("Last cards together"),
@@ -57,6 +61,8 @@ VALUE_LABELS: dict[tuple, object] = {
     ("first_move", "lowest_trump"): _("lowest trump"),
     ("first_move", "lowest_trump_or_random"): _("lowest trump, else random"),
     ("first_move", "left_of_dealer"): _("left of the dealer"),
+    ("first_move", "humans_first"): _("always you"),
+    ("first_move", "bots_first"): _("always the computer"),
     ("trump_swap", "nobody"): _("nobody"),
     ("trump_swap", "humans"): _("humans"),
     ("trump_swap", "bots"): _("bots"),
@@ -76,10 +82,10 @@ BOT_LEVELS: dict[str, object] = {
 TABLE_LABELS: dict[str, tuple] = {
     "seats_count": (_("Seats"), _("2 to 6 players; pairs need exactly 4.")),
     "turn_seconds": (_("Turn timer"), _("Seconds for each action: 30, 60 or 90.")),
-    "disconnect_policy": (_("Disconnect"), _("Loss after 30 s away (000), or a bot plays the seat after 15 + 60 s (004).")),
-    "rules_setter": (_("Who sets the rules"), _("The host (004), or the human in the lowest-numbered seat (000).")),
-    "start_policy": (_("Start"), _("When everyone is ready (000, 004), or when all seats are filled and connected (001).")),
-    "series_length": (_("Series"), _("A single game, or a series of games with standings (003: 30).")),
+    "disconnect_policy": (_("Disconnect"), _("Lose the game after 30 s away, or a bot plays your seat from 15 + 60 s away until you return.")),
+    "rules_setter": (_("Who sets the rules"), _("The host, or the person in the lowest-numbered seat.")),
+    "start_policy": (_("Start"), _("When everyone has pressed «Ready», or as soon as every seat is taken and connected.")),
+    "series_length": (_("Series"), _("A single game, or a series of games with standings (the quartet club plays 30).")),
     "private": (_("Private"), _("Only people with the invite link can find and join the table.")),
 }
 

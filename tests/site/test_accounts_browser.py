@@ -80,7 +80,9 @@ def test_sign_up_on_a_phone_shows_the_key_once_copies_it_and_switches_to_english
         page.screenshot(path=str(screenshot_dir / "accounts-key-again-phone-en.png"), full_page=True)
 
         page.goto("/accounts/profile/")
-        assert page.get_by_role("button", name="Issue a new key").is_visible()
+        # a new key logs other devices out: the first click only opens the confirmation
+        page.get_by_text("Issue a new key…").click()
+        assert page.get_by_role("button", name="Yes, issue a new key").is_visible()
         page.screenshot(path=str(screenshot_dir / "accounts-profile-phone-en.png"), full_page=True)
         assert no_horizontal_scroll(page)
         assert page.get_by_role("button", name="RU").is_visible()

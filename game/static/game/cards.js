@@ -1,5 +1,4 @@
-// Cards as strings ("10H", "QS"): parsing, ordering, the beat rule (for hints only — the server
-// decides), and their DOM (crisp CSS faces with suit symbols, patterned backs).
+// Cards as strings ("10H", "QS"): parsing, ordering, and their DOM (crisp CSS faces with suit symbols, patterned backs).
 
 export const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 export const SUITS = ["S", "H", "D", "C"];
@@ -11,13 +10,6 @@ export function suitOf(card) { return card.slice(-1); }
 export function rankIndex(card) { return RANKS.indexOf(rankOf(card)); }
 export function isRed(card) { const s = suitOf(card); return s === "H" || s === "D"; }
 export function label(card) { return rankOf(card) + SUIT_SYMBOL[suitOf(card)]; }
-
-/** Does `defence` beat `attack` with `trump` as the trump suit? */
-export function beats(attack, defence, trump) {
-  const sa = suitOf(attack), sd = suitOf(defence);
-  if (sa === sd) return rankIndex(defence) > rankIndex(attack);
-  return sd === trump && sa !== trump;
-}
 
 /** Sorted for the hand: by suit (trumps last), then rank low → high. */
 export function sortHand(cards, trump) {

@@ -1,4 +1,6 @@
 // Replay player: steps through frames precomputed by the server (the game is over, every hand is shown).
+import { cardEl, label } from "../game/cards.js";
+
 const root = document.getElementById("replay");
 const frames = JSON.parse(document.getElementById("replay-frames").textContent);
 const names = JSON.parse(document.getElementById("replay-names").textContent);
@@ -10,16 +12,14 @@ const pos = root.querySelector(".rp-pos");
 const seek = root.querySelector("[data-act=seek]");
 const roundSel = root.querySelector("[data-act=round]");
 const playBtn = root.querySelector("[data-act=play]");
-const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 let i = 0;
 let timer = null;
 
+/** A card drawn the site's one way (game/static/game/cards.js), marked for the replay's layout. */
 function card(c, extra = "") {
-  const el = document.createElement("span");
-  if (!c) return el;
-  const suit = c.slice(-1);
-  el.className = `rp-card s${suit} ${extra}`;
-  el.textContent = c.slice(0, -1) + SUITS[suit];
+  if (!c) return document.createElement("span");
+  const el = cardEl(c, { trump: frames[i] ? frames[i].trump : null });
+  el.classList.add("rp-card", ...extra.split(" ").filter(Boolean));
   el.setAttribute("aria-label", c);
   return el;
 }
@@ -30,7 +30,7 @@ function describe(f) {
   const a = f.action;
   if (a.type === "set_bots" || a.type === "set_bot_seats") return `${L.set_bots}: ${(a.seats || []).join(", ") || "—"}`;
   const verb = L[a.type] || a.type;
-  const show = (x) => x.slice(0, -1) + SUITS[x.slice(-1)];
+  const show = label;
   let text = `${who} ${verb}`;
   if (a.type === "defend" && a.target) text += ` ${show(a.target)} ${L.with_card} ${show(a.card)}`;
   else if (a.card) text += ` ${show(a.card)}`;
