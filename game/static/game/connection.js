@@ -13,6 +13,9 @@ export function uuid() {
 }
 
 const FATAL_CLOSE = new Set([4401, 4403, 4404, 4400, 1008]); // not allowed here: do not retry forever
+const SERVICE_RESTART = 4012; // the server process is stopping (a deploy): reconnect at once, quietly
+// The server judges a seat gone after 12 s without a ping (settings.TIMERS_HEARTBEAT_TIMEOUT).
+const PING_EVERY_MS = 5000;
 
 export class Connection {
   /**
@@ -73,7 +76,7 @@ export class Connection {
       this.lostShown = false;
       this.lastPong = Date.now();
       clearInterval(this.pingTimer);
-      this.pingTimer = setInterval(() => this.heartbeat(), 10000);
+      this.pingTimer = setInterval(() => this.heartbeat(), PING_EVERY_MS);
       this.on.open && this.on.open(restored);
     };
     ws.onmessage = (ev) => {
@@ -91,6 +94,11 @@ export class Connection {
         this.on.fatal && this.on.fatal(ev.code);
         return;
       }
+      if (ev.code === SERVICE_RESTART) { // another process takes over: no "connection lost" notice
+        this.attempt = 0;
+        this.open();
+        return;
+      }
       if (!this.lostShown) {
         this.lostShown = true;
         this.on.lost && this.on.lost();
@@ -102,7 +110,7 @@ export class Connection {
 
   heartbeat() {
     if (!this.isOpen()) return;
-    if (Date.now() - this.lastPong > 25000) { // silent socket: drop it and reconnect
+    if (Date.now() - this.lastPong > 12000) { // silent socket: drop it and reconnect
       this.ws.close(4000);
       return;
     }
