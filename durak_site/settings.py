@@ -112,9 +112,11 @@ TEMPLATES = [
 DATABASES = {"default": _DATABASE}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# The Redis channel layer: "core" (lists and sorted sets, the channels-redis default) or "pubsub"
-# (one PUBLISH per group send); README "Benchmarks" has them measured side by side.
-CHANNEL_LAYER = env_choice("CHANNEL_LAYER", "CORE", ("CORE", "PUBSUB"))
+# The Redis channel layer: "pubsub" (default: a group send is one PUBLISH and each web process
+# receives on one subscription) or "core" (channels-redis' lists and sorted sets: every message a
+# process receives costs it a BZPOPMIN round trip on one receive loop, which queued frames by seconds
+# at 30 tables). README "Benchmarks" has them measured side by side.
+CHANNEL_LAYER = env_choice("CHANNEL_LAYER", "PUBSUB", ("CORE", "PUBSUB"))
 if REDIS_URL and CHANNEL_LAYER == "PUBSUB":
     CHANNEL_LAYERS = {
         "default": {

@@ -10,7 +10,7 @@ import pytest
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-pytestmark = pytest.mark.skipif("RedisChannelLayer" not in settings.CHANNEL_LAYERS["default"]["BACKEND"],
+pytestmark = pytest.mark.skipif("channels_redis" not in settings.CHANNEL_LAYERS["default"]["BACKEND"],
                                 reason="the embedded in-memory layer has no connection pool")
 
 

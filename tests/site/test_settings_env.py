@@ -79,7 +79,7 @@ def test_production_environment_uses_postgres_redis_and_secure_cookies():
     assert shown["debug"] is False
     assert shown["hosts"] == ["durak.example.com"]
     assert shown["engine"] == "django.db.backends.postgresql" and shown["db"] == "durak"
-    assert shown["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert shown["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert shown["cache"].endswith("RedisCache")
     assert shown["broker"] == "redis://cache.internal:6379/2"
     assert shown["timers"] == "celery"

@@ -131,7 +131,7 @@ def _create_tables(n: int, humans: int, spectators: int, rules: dict, tag: str) 
 def _delete_bench_rows(tag: str) -> None:
     """The tables of this run (their games, seats and events go with them) and its players. The server
     may still be writing a last move or timeout as the sockets close: first end the games, then delete."""
-    from django.db import IntegrityError, transaction
+    from django.db import IntegrityError, OperationalError, transaction
 
     from accounts.models import Player
     from game import services
@@ -147,7 +147,7 @@ def _delete_bench_rows(tag: str) -> None:
                 tables.delete()
                 Player.objects.filter(nick__startswith=f"b{tag}").delete()
             return
-        except IntegrityError:  # a write for one of them landed meanwhile: once more
+        except (IntegrityError, OperationalError):  # a last write of the server raced the delete: again
             time.sleep(0.5 * (attempt + 1))
 
 
