@@ -58,8 +58,14 @@ NO_ACCESS = Access(False, False, False, False)
 
 
 def settings_for(table_id: int) -> ChatSettings:
-    obj, _created = ChatSettings.objects.get_or_create(table_id=table_id)
-    return obj
+    """A table's chat settings (the defaults, unsaved, until its chat is first written to)."""
+    return ChatSettings.objects.filter(table_id=table_id).first() or ChatSettings(table_id=table_id)
+
+
+def _locked_settings(table_id: int) -> ChatSettings:
+    """Inside a transaction: the table's settings row, created if need be, locked."""
+    ChatSettings.objects.get_or_create(table_id=table_id)
+    return ChatSettings.objects.select_for_update().get(table_id=table_id)
 
 
 def access(table_id: int, user, invited: bool = False, game_seat: int | None = None) -> Access:
@@ -144,8 +150,7 @@ def post_message(table_id: int, user, text: object, rights: Access, seat: int | 
     text = clean_text(text)
     _check_writer(user, rights)
     with transaction.atomic():
-        chat = settings_for(table_id)
-        chat = ChatSettings.objects.select_for_update().get(pk=chat.pk)
+        chat = _locked_settings(table_id)
         since = timezone.now() - timedelta(seconds=PLAYER_LIMIT[1])
         if Message.objects.filter(author=user, created_at__gte=since).count() >= PLAYER_LIMIT[0]:
             raise ServiceError("chat_too_often")
@@ -196,7 +201,7 @@ def update_settings(table_id: int, user, rights: Access, spectators: object = No
     if profanity_filter is not None and not isinstance(profanity_filter, bool):
         raise ServiceError("chat_bad_setting")
     with transaction.atomic():
-        chat = ChatSettings.objects.select_for_update().get(pk=settings_for(table_id).pk)
+        chat = _locked_settings(table_id)
         if spectators is not None:
             chat.spectators = spectators
         if profanity_filter is not None:
@@ -248,7 +253,7 @@ def delete_message(message_id: int, moderator) -> Message:
         if message.deleted_at is None:
             message.deleted_at, message.deleted_by = timezone.now(), moderator
             message.save(update_fields=["deleted_at", "deleted_by"])
-            chat = ChatSettings.objects.select_for_update().get(pk=settings_for(message.table_id).pk)
+            chat = _locked_settings(message.table_id)
             chat.version += 1
             chat.save(update_fields=["version"])
             _log(moderator, ModerationLog.Action.DELETE, message.author_id, message, message.text)

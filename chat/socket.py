@@ -25,18 +25,22 @@ def _invited(consumer) -> bool:
     return session is not None and consumer.table_id in session.get(INVITES_KEY, [])
 
 
-def _state(consumer) -> tuple[services.Access, dict | None]:
-    rights = services.access(consumer.table_id, consumer.user, _invited(consumer), consumer.seat)
-    if not rights.read:
-        return rights, None
+def _rights_now(consumer) -> services.Access:
+    return services.access(consumer.table_id, consumer.user, _invited(consumer), consumer.seat)
+
+
+def _state(consumer) -> dict:
     state = services.history(consumer.table_id)
     state["muted"] = services.mute_notice(services.active_mute(consumer.user.pk))
-    return rights, state
+    return state
 
 
 async def sync(consumer) -> None:
-    """(Re)check this socket's access, join or leave the chat group, and send the chat's state."""
-    rights, state = await database_sync_to_async(_state)(consumer)
+    """(Re)check this socket's access, join or leave the chat group, and send the chat's state.
+
+    The group is joined before the history is read, so a message written in between arrives live
+    (the client drops what its state already holds by version) instead of falling in the gap."""
+    rights = await database_sync_to_async(_rights_now)(consumer)
     consumer.chat_rights = rights
     group = services.chat_group(consumer.table_id)
     if rights.read and group not in consumer.joined:
@@ -46,8 +50,8 @@ async def sync(consumer) -> None:
         consumer.joined.remove(group)
     frame = {"type": "chat_state", "read": rights.read, "write": rights.write, "manage": rights.manage,
              "me": consumer.user.pk}
-    if state is not None:
-        frame.update(state)
+    if rights.read:
+        frame.update(await database_sync_to_async(_state)(consumer))
     await consumer.send_json(frame)
 
 
