@@ -64,8 +64,11 @@ def settings_for(table_id: int) -> ChatSettings:
 
 def _locked_settings(table_id: int) -> ChatSettings:
     """Inside a transaction: the table's settings row, created if need be, locked."""
-    ChatSettings.objects.get_or_create(table_id=table_id)
-    return ChatSettings.objects.select_for_update().get(table_id=table_id)
+    found = ChatSettings.objects.select_for_update().filter(table_id=table_id).first()
+    if found is None:
+        ChatSettings.objects.get_or_create(table_id=table_id)  # a racing first writer may have made it
+        found = ChatSettings.objects.select_for_update().get(table_id=table_id)
+    return found
 
 
 def access(table_id: int, user, invited: bool = False, game_seat: int | None = None) -> Access:

@@ -46,6 +46,9 @@ def test_the_queue_hides_closed_reports_unless_asked():
     page = client.get("/admin/chat/report/").content.decode()
     assert "still open" in page and "long done" not in page
     assert "long done" in client.get("/admin/chat/report/?state=all").content.decode()
+    report = Report.objects.get(message=open_msg)
+    detail = client.get(f"/admin/chat/report/{report.pk}/change/")
+    assert detail.status_code == 200 and "still open" in detail.content.decode()
 
 
 def test_a_mute_from_the_admin_asks_for_the_period_and_reason_then_records_it():

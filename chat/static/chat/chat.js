@@ -107,8 +107,14 @@ function renderEmpty() {
   } else if (empty) empty.remove();
 }
 
+let muteTimer = null;
 function renderNotice() {
   const el = $("chat-notice");
+  clearTimeout(muteTimer);
+  if (S.muted) { // when the mute ends, the form comes back by itself
+    const left = Date.parse(S.muted.until) - Date.now();
+    if (left > 0 && left < 2 ** 31 - 1) muteTimer = setTimeout(() => { S.muted = null; renderNotice(); renderForm(); }, left + 500);
+  }
   let text = "";
   if (!S.read) text = T.hidden;
   else if (S.muted && Date.parse(S.muted.until) > Date.now()) {
