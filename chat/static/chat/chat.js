@@ -1,8 +1,10 @@
-// Table chat: messages, quick phrases and reactions over the table socket that game/table.js opens.
-// The page has one socket per table: this module listens on it (it taps the WebSocket the table
-// client creates for data-ws) instead of opening a second one. Everything a player wrote is put in
-// the page with textContent only: no markup, no links.
+// Table chat: messages, quick phrases and reactions over the table socket the page opens.
+// The page has one socket per table: this script listens on it (it taps the WebSocket the table
+// client creates for data-ws) instead of opening a second one. It is a classic script, run where
+// the panel is included, so the tap is in place before the page's modules open the socket.
+// Everything a player wrote is put in the page with textContent only: no markup, no links.
 
+(() => {
 const root = document.getElementById("chat");
 const T = JSON.parse(document.getElementById("chat-strings").textContent);
 const WS_PATH = root.dataset.ws;
@@ -298,3 +300,4 @@ function setup() {
 setup();
 
 window.__chat = { get state() { return S; } };
+})();
