@@ -16,9 +16,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.forms import BanForm
+from durak_site.errors import ServiceError
 
 from . import services
-from .errors import ServiceError
 from .forms import MuteForm
 from .models import ChatMute, Message, ModerationLog, Report
 

@@ -67,3 +67,18 @@ def test_a_mute_from_the_admin_asks_for_the_period_and_reason_then_records_it():
     from chat.models import ChatMute
 
     assert ChatMute.objects.get(player=a).reason == "spam"
+
+
+def test_a_refused_ban_from_the_queue_is_shown_not_raised():
+    a = make_player()
+    mod = make_player()
+    mod.is_staff = True
+    mod.save()
+    table = make_table(humans=[a, mod])
+    own = Message.objects.create(table=table, author=mod, text="mine", shown="mine")
+    response = _client(mod).post("/admin/chat/message/", {"action": "ban_authors", "_selected_action": [own.pk],
+                                                          "apply": "1", "reason": "test"}, follow=True)
+    assert response.status_code == 200
+    mod.refresh_from_db()
+    assert not mod.is_banned
+    assert any(m.level_tag == "error" for m in response.context["messages"])
