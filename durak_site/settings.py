@@ -51,6 +51,7 @@ try:
     _SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31536000)
     _SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
     _SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+    _CHAT_RETENTION_DAYS = env_int("CHAT_RETENTION_DAYS", default=30)
     LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))
 except ImproperEnv as exc:
     # Fail fast with one line naming the variable, not a traceback through Django's settings loader.
@@ -72,6 +73,7 @@ INSTALLED_APPS = [
     "lobby",
     "game",
     "ratings",
+    "chat",
 ]
 
 MIDDLEWARE = [
@@ -167,7 +169,9 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": TIMERS_SWEEP_SECONDS,
         "options": {"expires": 2},
     },
+    "chat-retention": {"task": "chat.tasks.purge_old_messages", "schedule": 6 * 60 * 60},
 }
+CHAT_RETENTION_DAYS = _CHAT_RETENTION_DAYS  # chat messages kept this long (reported ones until the report closes)
 
 # Live play
 CHEATER_CHECK_SECONDS = 4.0  # 000: the window to catch a cheater after a round's last card

@@ -22,7 +22,7 @@ from django.utils import translation
 
 from durak_site import realtime
 from durak_site.db import in_thread
-from game import services, shutdown, socket_count
+from game import services, shutdown, socket_count, socket_hooks
 from game.errors import ServiceError, message_for
 from lobby import services as lobby_services
 
@@ -111,6 +111,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.last_beat = time.monotonic()
             info = await database_sync_to_async(services.connect_info)(self.table_id, self.user)
         await self._send_info(info)
+        await socket_hooks.connected(self)
 
     async def disconnect(self, code) -> None:
         try:
@@ -234,6 +235,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 await self._resync()
             elif kind == "action" and "action" in content:
                 await self._action(content, msg_id)
+            elif socket_hooks.handles(kind):
+                await socket_hooks.message(self, content)
             else:
                 await self._error(msg_id, "unknown_type")
             return
@@ -308,6 +311,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def game_started(self, event) -> None:
         await self.send_json({"type": "game_started", "game_id": event["game_id"]})
         await self._resync()
+
+    async def socket_hook(self, event) -> None:
+        await socket_hooks.event(self, event)
 
     async def game_frame(self, event) -> None:
         if event.get("game_id") != self.game_id:

@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ChatConfig(AppConfig):
+    name = "chat"
+    verbose_name = _("Table chat")
+
+    def ready(self) -> None:
+        from . import socket
+
+        socket.register()

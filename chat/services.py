@@ -1,0 +1,332 @@
+"""The only writer of chat models: who may read and write a table's chat, messages, reactions,
+reports and the moderators' actions. Each change is one transaction; what the sockets must hear
+leaves after the commit (durak_site.realtime), to the table's chat group only.
+"""
+
+from __future__ import annotations
+
+import logging
+import unicodedata
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Q
+from django.utils import formats, timezone
+
+from accounts import services as accounts_services
+from accounts.models import Player
+from durak_site import realtime
+from game import services as game_services
+from lobby.models import Seat, Table
+
+from . import profanity
+from .errors import MESSAGES, ServiceError
+from .models import MAX_LENGTH, ChatMute, ChatSettings, Message, ModerationLog, Report
+
+log = logging.getLogger(__name__)
+
+HISTORY = 50  # messages a socket gets on (re)connect
+PLAYER_LIMIT = (5, 10)  # at most 5 messages in 10 s per player
+TABLE_LIMIT = (20, 10)  # at most 20 messages in 10 s per table
+REACTION_LIMIT = (3, 5)  # at most 3 reactions in 5 s per player
+PHRASES = ("good_game", "wow", "thanks", "good_luck", "oops", "hurry")
+EMOJI = {"like": "👍", "laugh": "😂", "wow": "😮", "sad": "😢", "angry": "😠", "clap": "👏"}
+REACTIONS = frozenset(PHRASES) | frozenset(f"emoji_{key}" for key in EMOJI)
+MUTE_PERIODS = {"15m": timedelta(minutes=15), "1h": timedelta(hours=1), "1d": timedelta(days=1),
+                "7d": timedelta(days=7), "30d": timedelta(days=30)}
+
+
+def chat_group(table_id: int) -> str:
+    """The sockets that may read a table's chat (joined per socket after the access check)."""
+    return f"table-{table_id}-chat"
+
+
+@dataclass(frozen=True)
+class Access:
+    """What one viewer may do with one table's chat."""
+
+    read: bool
+    write: bool
+    manage: bool  # the host: may change the chat settings
+    player: bool  # seated at the table or in its game (not a spectator)
+
+
+NO_ACCESS = Access(False, False, False, False)
+
+
+def settings_for(table_id: int) -> ChatSettings:
+    """A table's chat settings (the defaults, unsaved, until its chat is first written to)."""
+    return ChatSettings.objects.filter(table_id=table_id).first() or ChatSettings(table_id=table_id)
+
+
+def _locked_settings(table_id: int) -> ChatSettings:
+    """Inside a transaction: the table's settings row, created if need be, locked."""
+    found = ChatSettings.objects.select_for_update().filter(table_id=table_id).first()
+    if found is None:
+        ChatSettings.objects.get_or_create(table_id=table_id)  # a racing first writer may have made it
+        found = ChatSettings.objects.select_for_update().get(table_id=table_id)
+    return found
+
+
+def access(table_id: int, user, invited: bool = False, game_seat: int | None = None) -> Access:
+    """A viewer's rights: private tables only for the host, seated players, invitees and staff;
+    spectators as the table's setting says. `invited` = the session holds the table's invite."""
+    if user is None or not user.is_authenticated:
+        return NO_ACCESS
+    table = Table.objects.filter(pk=table_id).values("private", "host_id").first()
+    if table is None:
+        return NO_ACCESS
+    host = table["host_id"] == user.pk
+    player = game_seat is not None or Seat.objects.filter(table_id=table_id, player=user).exists()
+    if not player:
+        game = game_services.current_game(table_id)
+        player = game is not None and game_services.viewer_seat(game, user) is not None
+    if table["private"] and not (host or player or invited or user.is_staff):
+        return NO_ACCESS
+    spectators = settings_for(table_id).spectators
+    if player or host:
+        return Access(True, True, host, player)
+    read = spectators != ChatSettings.Spectators.HIDDEN or user.is_staff
+    return Access(read, spectators == ChatSettings.Spectators.WRITE, False, False)
+
+
+def _payload(message: Message) -> dict:
+    return {"id": message.pk, "author_id": message.author_id, "nick": message.author.nick,
+            "seat": message.seat, "text": message.shown, "at": message.created_at.isoformat()}
+
+
+def history(table_id: int) -> dict:
+    """The last messages (oldest first), the chat's version and settings: a socket's resync."""
+    chat = settings_for(table_id)
+    rows = list(Message.objects.filter(table_id=table_id, deleted_at__isnull=True)
+                .select_related("author").order_by("-id")[:HISTORY])
+    return {"version": chat.version, "messages": [_payload(m) for m in reversed(rows)],
+            "settings": {"spectators": chat.spectators, "profanity_filter": chat.profanity_filter}}
+
+
+def active_mute(player_id: int) -> ChatMute | None:
+    return ChatMute.objects.filter(player_id=player_id, until__gt=timezone.now()).order_by("-until").first()
+
+
+def mute_notice(mute: ChatMute | None) -> dict | None:
+    if mute is None:
+        return None
+    return {"until": mute.until.isoformat(), "reason": mute.reason}
+
+
+def _mute_error(mute: ChatMute) -> ServiceError:
+    until = formats.date_format(timezone.localtime(mute.until), "DATETIME_FORMAT")
+    return ServiceError("chat_muted", MESSAGES["chat_muted"] % {"until": until, "reason": mute.reason})
+
+
+def clean_text(text: object) -> str:
+    """Plain text of at most 200 characters: control and format characters go, whitespace folds."""
+    if not isinstance(text, str):
+        raise ServiceError("chat_bad_text")
+    kept = "".join(" " if ch.isspace() else ch for ch in text
+                   if ch.isspace() or unicodedata.category(ch)[0] != "C")
+    text = " ".join(kept.split())
+    if not text:
+        raise ServiceError("chat_empty")
+    if len(text) > MAX_LENGTH:
+        raise ServiceError("chat_too_long")
+    return text
+
+
+def _check_writer(user, rights: Access) -> None:
+    if not rights.read:
+        raise ServiceError("chat_hidden")
+    if not rights.write:
+        raise ServiceError("chat_read_only")
+    if Player.objects.filter(pk=user.pk, banned_at__isnull=False).exists():
+        raise ServiceError("chat_banned", accounts_services.ban_message(Player.objects.get(pk=user.pk)))
+    mute = active_mute(user.pk)
+    if mute is not None:
+        raise _mute_error(mute)
+
+
+def post_message(table_id: int, user, text: object, rights: Access, seat: int | None = None) -> Message:
+    """Write a message (masked if the table filters profanity) and send it to the chat group."""
+    text = clean_text(text)
+    _check_writer(user, rights)
+    with transaction.atomic():
+        chat = _locked_settings(table_id)
+        since = timezone.now() - timedelta(seconds=PLAYER_LIMIT[1])
+        if Message.objects.filter(author=user, created_at__gte=since).count() >= PLAYER_LIMIT[0]:
+            raise ServiceError("chat_too_often")
+        since = timezone.now() - timedelta(seconds=TABLE_LIMIT[1])
+        if Message.objects.filter(table_id=table_id, created_at__gte=since).count() >= TABLE_LIMIT[0]:
+            raise ServiceError("chat_table_busy")
+        shown = profanity.mask(text) if chat.profanity_filter else text
+        message = Message.objects.create(table_id=table_id, author=user, text=text, shown=shown[:MAX_LENGTH],
+                                         seat=seat)
+        message.author = user
+        chat.version += 1
+        chat.save(update_fields=["version"])
+        realtime.send_on_commit([(chat_group(table_id), _event("chat", message=_payload(message),
+                                                              version=chat.version))])
+    return message
+
+
+def react(table_id: int, user, key: object, rights: Access, seat: int | None = None) -> None:
+    """A quick phrase or emoji floating over the sender's seat (not stored; rate-limited)."""
+    if not isinstance(key, str) or key not in REACTIONS:
+        raise ServiceError("chat_bad_reaction")
+    _check_writer(user, rights)
+    count, window = REACTION_LIMIT
+    slot = f"chat-react:{user.pk}:{int(timezone.now().timestamp()) // window}"
+    cache.add(slot, 0, timeout=window * 2)
+    if cache.incr(slot) > count:
+        raise ServiceError("chat_too_often")
+    realtime.send([(chat_group(table_id), _event("chat_reaction", key=key, author_id=user.pk, nick=user.nick,
+                                                 seat=seat))])
+
+
+def _event(kind: str, **payload) -> dict:
+    """A channel-layer event that every socket in the chat group forwards as a frame of type `kind`."""
+    return {"type": "socket.hook", "hook": "chat_forward", "frame": {"type": kind, **payload}}
+
+
+def recheck_event() -> dict:
+    """Every socket at the table re-checks its access (a setting or a mute changed) and resyncs."""
+    return {"type": "socket.hook", "hook": "chat_recheck"}
+
+
+def update_settings(table_id: int, user, rights: Access, spectators: object = None,
+                    profanity_filter: object = None) -> ChatSettings:
+    if not rights.manage:
+        raise ServiceError("chat_not_host")
+    if spectators is not None and spectators not in ChatSettings.Spectators.values:
+        raise ServiceError("chat_bad_setting")
+    if profanity_filter is not None and not isinstance(profanity_filter, bool):
+        raise ServiceError("chat_bad_setting")
+    with transaction.atomic():
+        chat = _locked_settings(table_id)
+        if spectators is not None:
+            chat.spectators = spectators
+        if profanity_filter is not None:
+            chat.profanity_filter = profanity_filter
+        chat.version += 1
+        chat.save()
+        realtime.send_on_commit([(realtime.table_group(table_id), recheck_event())])
+    return chat
+
+
+# ---------------------------------------------------------------- reports and moderation
+
+
+def report(message_id: object, user, reason: object, table_id: int, rights: Access) -> Report:
+    """A reader reports a message of this table (once per message)."""
+    if not rights.read:
+        raise ServiceError("chat_hidden")
+    if not isinstance(reason, str) or not reason.strip() or len(reason.strip()) > 300:
+        raise ServiceError("chat_bad_reason")
+    if type(message_id) is not int:
+        raise ServiceError("chat_no_message")
+    message = Message.objects.filter(pk=message_id, table_id=table_id, deleted_at__isnull=True).first()
+    if message is None:
+        raise ServiceError("chat_no_message")
+    if message.author_id == user.pk:
+        raise ServiceError("chat_own_message")
+    found, _created = Report.objects.get_or_create(message=message, reporter=user,
+                                                   defaults={"reason": clean_text(reason)[:300]})
+    return found
+
+
+def surrounding(message: Message, around: int = 5) -> list[Message]:
+    """The conversation around a message (deleted ones included) for the moderator."""
+    base = Message.objects.filter(table_id=message.table_id).select_related("author")
+    before = list(base.filter(pk__lt=message.pk).order_by("-pk")[:around])
+    after = list(base.filter(pk__gt=message.pk).order_by("pk")[:around])
+    return [*reversed(before), message, *after]
+
+
+def _log(moderator, action: str, player_id: int | None, message: Message | None = None, detail: str = "") -> None:
+    ModerationLog.objects.create(moderator=moderator, action=action, player_id=player_id, message=message,
+                                 detail=detail[:300])
+
+
+def delete_message(message_id: int, moderator) -> Message:
+    """Delete a message live for everyone; its open reports close."""
+    with transaction.atomic():
+        message = Message.objects.select_for_update().get(pk=message_id)
+        if message.deleted_at is None:
+            message.deleted_at, message.deleted_by = timezone.now(), moderator
+            message.save(update_fields=["deleted_at", "deleted_by"])
+            chat = _locked_settings(message.table_id)
+            chat.version += 1
+            chat.save(update_fields=["version"])
+            _log(moderator, ModerationLog.Action.DELETE, message.author_id, message, message.text)
+            realtime.send_on_commit([(chat_group(message.table_id),
+                                      _event("chat_deleted", id=message.pk, version=chat.version))])
+        _close_reports(Report.objects.filter(message=message), moderator)
+    return message
+
+
+def mute(player_id: int, moderator, period: str, reason: str, message: Message | None = None) -> ChatMute:
+    """Mute a player's chat for a period, with a reason he sees; his tables hear it at once."""
+    if period not in MUTE_PERIODS:
+        raise ServiceError("chat_bad_period")
+    reason = (reason or "").strip()
+    if not reason or len(reason) > 300:
+        raise ServiceError("chat_bad_reason")
+    with transaction.atomic():
+        until = timezone.now() + MUTE_PERIODS[period]
+        muted = ChatMute.objects.create(player_id=player_id, until=until, reason=reason, by=moderator)
+        _log(moderator, ModerationLog.Action.MUTE, player_id, message, f"{period}: {reason}")
+        if message is not None:
+            _close_reports(Report.objects.filter(message__author_id=player_id, message__table_id=message.table_id),
+                           moderator)
+        tables = _recent_tables(player_id, message)
+        realtime.send_on_commit([(realtime.table_group(t), recheck_event()) for t in tables])
+    return muted
+
+
+def ban(player_id: int, moderator, reason: str, message: Message | None = None) -> None:
+    """The existing accounts ban, logged here too; he can no longer write anywhere."""
+    player = Player.objects.get(pk=player_id)
+    with transaction.atomic():
+        accounts_services.ban(player, reason, by=moderator)
+        _log(moderator, ModerationLog.Action.BAN, player_id, message, reason)
+        if message is not None:
+            _close_reports(Report.objects.filter(message__author_id=player_id), moderator)
+        realtime.send_on_commit([(realtime.table_group(t), recheck_event()) for t in _recent_tables(player_id, message)])
+
+
+def close_report(report_id: int, moderator) -> None:
+    with transaction.atomic():
+        found = Report.objects.select_for_update().get(pk=report_id)
+        if found.status == Report.Status.OPEN:
+            _close_reports(Report.objects.filter(pk=found.pk), moderator)
+            _log(moderator, ModerationLog.Action.CLOSE, found.message.author_id, found.message, found.reason)
+
+
+def _close_reports(reports, moderator) -> None:
+    reports.filter(status=Report.Status.OPEN).update(status=Report.Status.CLOSED, closed_at=timezone.now(),
+                                                     closed_by=moderator)
+
+
+def _recent_tables(player_id: int, message: Message | None) -> set[int]:
+    since = timezone.now() - timedelta(days=1)
+    tables = set(Message.objects.filter(author_id=player_id, created_at__gte=since)
+                 .values_list("table_id", flat=True).distinct())
+    tables |= set(Seat.objects.filter(player_id=player_id).values_list("table_id", flat=True))
+    if message is not None:
+        tables.add(message.table_id)
+    return tables
+
+
+# ---------------------------------------------------------------- retention
+
+
+def purge_old(days: int | None = None) -> int:
+    """Delete messages older than the retention period, keeping those with an open report."""
+    days = settings.CHAT_RETENTION_DAYS if days is None else days
+    cutoff = timezone.now() - timedelta(days=days)
+    old = Message.objects.filter(created_at__lt=cutoff).exclude(Q(reports__status=Report.Status.OPEN))
+    _total, by_model = old.delete()
+    ChatMute.objects.filter(until__lt=cutoff).delete()
+    return by_model.get(Message._meta.label, 0)

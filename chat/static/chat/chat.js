@@ -1,0 +1,303 @@
+// Table chat: messages, quick phrases and reactions over the table socket the page opens.
+// The page has one socket per table: this script listens on it (it taps the WebSocket the table
+// client creates for data-ws) instead of opening a second one. It is a classic script, run where
+// the panel is included, so the tap is in place before the page's modules open the socket.
+// Everything a player wrote is put in the page with textContent only: no markup, no links.
+
+(() => {
+const root = document.getElementById("chat");
+const T = JSON.parse(document.getElementById("chat-strings").textContent);
+const WS_PATH = root.dataset.ws;
+const HIDDEN_KEY = "chat-hidden-authors"; // per-browser "mute this person"
+const $ = (id) => document.getElementById(id);
+const wide = window.matchMedia("(min-width: 1100px)");
+
+const S = { ws: null, version: -1, messages: [], read: false, write: false, manage: false, me: null,
+  muted: null, unread: 0, open: false, hidden: new Set(loadHidden()) };
+
+// ---------------------------------------------------------------- the socket
+const Native = window.WebSocket;
+class TappedWebSocket extends Native {
+  constructor(url, protocols) {
+    super(url, protocols);
+    if (typeof url === "string" && new URL(url, location.href).pathname === WS_PATH) attach(this);
+  }
+}
+window.WebSocket = TappedWebSocket;
+
+function attach(ws) {
+  S.ws = ws;
+  ws.addEventListener("message", (ev) => {
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch (e) { return; }
+    if (msg && typeof msg.type === "string" && msg.type.startsWith("chat")) onFrame(msg);
+  });
+  ws.addEventListener("close", () => { if (S.ws === ws) { S.ws = null; renderForm(); } });
+}
+
+function send(obj) {
+  if (!S.ws || S.ws.readyState !== Native.OPEN) { showError(T.offline); return false; }
+  S.ws.send(JSON.stringify(obj));
+  return true;
+}
+
+// ---------------------------------------------------------------- frames
+function onFrame(msg) {
+  switch (msg.type) {
+    case "chat_state": onState(msg); break;
+    case "chat":
+      if (msg.version <= S.version) break; // already in the state this socket resynced from
+      S.version = msg.version;
+      S.messages.push(msg.message);
+      if (S.messages.length > 50) S.messages.shift();
+      appendMessage(msg.message);
+      if (!S.open && !S.hidden.has(msg.message.author_id) && msg.message.author_id !== S.me) setUnread(S.unread + 1);
+      break;
+    case "chat_deleted":
+      S.version = Math.max(S.version, msg.version);
+      S.messages = S.messages.filter((m) => m.id !== msg.id);
+      { const el = document.querySelector(`.chat-msg[data-id="${Number(msg.id)}"]`); if (el) el.remove(); }
+      renderEmpty();
+      break;
+    case "chat_reaction": floatReaction(msg); break;
+    case "chat_reported": showError(T.reported, "ok"); break;
+    case "chat_error": showError(msg.message || T.errors[msg.code] || msg.code); break;
+    default: break;
+  }
+}
+
+function onState(msg) {
+  S.read = !!msg.read; S.write = !!msg.write; S.manage = !!msg.manage; S.me = msg.me;
+  S.muted = msg.muted || null;
+  S.version = msg.version ?? -1;
+  S.messages = msg.messages || [];
+  root.hidden = false;
+  document.body.classList.add("has-chat");
+  renderAll();
+  if (msg.settings) {
+    $("chat-spectators").value = msg.settings.spectators;
+    $("chat-profanity").checked = !!msg.settings.profanity_filter;
+  }
+  $("chat-settings").hidden = !S.manage;
+}
+
+// ---------------------------------------------------------------- rendering
+function fmt(template, values) {
+  return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+}
+
+function timeOf(iso) {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? "" : d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
+function renderAll() {
+  const log = $("chat-log");
+  log.replaceChildren();
+  if (S.read) for (const m of S.messages) appendMessage(m, false);
+  renderEmpty();
+  renderNotice();
+  renderForm();
+  scrollDown();
+}
+
+function renderEmpty() {
+  const log = $("chat-log");
+  let empty = log.querySelector(".chat-empty");
+  if (!S.messages.length && S.read) {
+    if (!empty) { empty = document.createElement("li"); empty.className = "chat-empty"; empty.textContent = T.empty; log.append(empty); }
+  } else if (empty) empty.remove();
+}
+
+let muteTimer = null;
+function renderNotice() {
+  const el = $("chat-notice");
+  clearTimeout(muteTimer);
+  if (S.muted) { // when the mute ends, the form comes back by itself
+    const left = Date.parse(S.muted.until) - Date.now();
+    if (left > 0 && left < 2 ** 31 - 1) muteTimer = setTimeout(() => { S.muted = null; renderNotice(); renderForm(); }, left + 500);
+  }
+  let text = "";
+  if (!S.read) text = T.hidden;
+  else if (S.muted && Date.parse(S.muted.until) > Date.now()) {
+    text = fmt(T.muted, { until: new Date(S.muted.until).toLocaleString(), reason: S.muted.reason });
+  } else if (!S.write) text = T.read_only;
+  el.textContent = text;
+  el.hidden = !text;
+}
+
+function renderForm() {
+  const can = S.read && S.write && !(S.muted && Date.parse(S.muted.until) > Date.now());
+  $("chat-form").hidden = !can;
+  $("chat-quick").hidden = !can;
+  $("chat-log").hidden = !S.read;
+}
+
+function appendMessage(m, scroll = true) {
+  const log = $("chat-log");
+  const li = document.createElement("li");
+  li.className = "chat-msg" + (m.author_id === S.me ? " mine" : "");
+  li.dataset.id = String(m.id);
+  li.dataset.author = String(m.author_id);
+  const hidden = S.hidden.has(m.author_id);
+  li.classList.toggle("hidden-author", hidden);
+  const head = document.createElement("div");
+  head.className = "chat-meta";
+  const nick = document.createElement("b");
+  nick.className = "chat-nick";
+  nick.textContent = m.nick;
+  const time = document.createElement("time");
+  time.dateTime = m.at;
+  time.textContent = timeOf(m.at);
+  head.append(nick, " ", time);
+  const text = document.createElement("p");
+  text.className = "chat-text";
+  text.textContent = hidden ? T.hidden_message : m.text;
+  li.append(head, text);
+  if (m.author_id !== S.me) {
+    const tools = document.createElement("div");
+    tools.className = "chat-tools";
+    tools.append(button(hidden ? T.show_author : T.hide_author, "chat-hide", () => toggleHidden(m.author_id)));
+    if (!hidden) tools.append(button(T.report, "chat-report", () => openReport(li, m)));
+    li.append(tools);
+  }
+  renderEmpty();
+  log.append(li);
+  if (scroll) scrollDown();
+}
+
+function button(label, cls, onClick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = cls;
+  b.textContent = label;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function scrollDown() { const log = $("chat-log"); log.scrollTop = log.scrollHeight; }
+
+function openReport(li, m) {
+  if (li.querySelector(".chat-report-form")) return;
+  const form = document.createElement("form");
+  form.className = "chat-report-form";
+  const label = document.createElement("label");
+  label.textContent = T.report_reason;
+  const input = document.createElement("input");
+  input.type = "text"; input.maxLength = 300; input.required = true;
+  label.append(input);
+  const ok = document.createElement("button"); ok.type = "submit"; ok.textContent = T.report_send;
+  const cancel = button(T.report_cancel, "chat-cancel", () => form.remove());
+  form.append(label, ok, cancel);
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (!input.value.trim()) return;
+    if (send({ type: "chat_report", message_id: m.id, reason: input.value.trim() })) form.remove();
+  });
+  form.addEventListener("keydown", (e) => { if (e.key === "Escape") { e.stopPropagation(); form.remove(); } });
+  li.append(form);
+  input.focus();
+}
+
+// ---------------------------------------------------------------- per-browser hiding
+function loadHidden() {
+  try { return JSON.parse(localStorage.getItem(HIDDEN_KEY) || "[]").filter(Number.isInteger); } catch (e) { return []; }
+}
+
+function toggleHidden(authorId) {
+  if (S.hidden.has(authorId)) S.hidden.delete(authorId); else S.hidden.add(authorId);
+  try { localStorage.setItem(HIDDEN_KEY, JSON.stringify([...S.hidden])); } catch (e) { /* private mode */ }
+  renderAll();
+}
+
+// ---------------------------------------------------------------- reactions
+function reactionText(key) {
+  if (key.startsWith("emoji_")) return T.emoji[key.slice(6)] || "";
+  return T.phrases[key] || "";
+}
+
+function floatReaction(msg) {
+  if (S.hidden.has(msg.author_id)) return;
+  const text = reactionText(msg.key);
+  if (!text) return;
+  const layer = $("chat-floats");
+  const el = document.createElement("div");
+  el.className = "chat-float" + (msg.key.startsWith("emoji_") ? " emoji" : "");
+  el.textContent = text;
+  const anchor = (msg.seat != null && document.querySelector(`.pod[data-seat="${Number(msg.seat)}"]`)) || $("chat-toggle");
+  const r = anchor.getBoundingClientRect();
+  el.style.left = `${Math.round(r.left + r.width / 2)}px`;
+  el.style.top = `${Math.round(r.top + r.height / 3)}px`;
+  el.dataset.author = String(msg.author_id);
+  layer.append(el);
+  setTimeout(() => el.remove(), 3200);
+}
+
+function buildQuick() {
+  const box = $("chat-quick");
+  for (const [key, text] of Object.entries(T.phrases)) {
+    box.append(button(text, "chat-phrase", () => send({ type: "chat_react", key })));
+  }
+  for (const [key, emoji] of Object.entries(T.emoji)) {
+    const b = button(emoji, "chat-emoji", () => send({ type: "chat_react", key: `emoji_${key}` }));
+    b.setAttribute("aria-label", emoji);
+    box.append(b);
+  }
+}
+
+// ---------------------------------------------------------------- errors, drawer, form
+let errorTimer = null;
+function showError(text, kind = "bad") {
+  const el = $("chat-error");
+  el.textContent = text;
+  el.dataset.kind = kind;
+  el.hidden = false;
+  clearTimeout(errorTimer);
+  errorTimer = setTimeout(() => { el.hidden = true; }, 5000);
+}
+
+function setUnread(n) {
+  S.unread = n;
+  const el = $("chat-unread");
+  el.textContent = n ? String(n) : "";
+  el.hidden = !n;
+  el.title = n ? fmt(T.new_messages, { n }) : "";
+}
+
+function setOpen(open, focus = false) {
+  S.open = open;
+  root.classList.toggle("open", open);
+  $("chat-toggle").setAttribute("aria-expanded", String(open));
+  if (open) { setUnread(0); scrollDown(); if (focus) ($("chat-form").hidden ? $("chat-log") : $("chat-input")).focus(); }
+  else if (focus) $("chat-toggle").focus();
+}
+
+function setup() {
+  buildQuick();
+  setOpen(wide.matches);
+  wide.addEventListener("change", (e) => setOpen(e.matches));
+  $("chat-toggle").addEventListener("click", () => setOpen(!S.open, true));
+  $("chat-close").addEventListener("click", () => setOpen(false, true));
+  root.addEventListener("keydown", (e) => {
+    e.stopPropagation(); // the table's card shortcuts must not fire while typing here
+    if (e.key === "Escape" && S.open && !wide.matches) setOpen(false, true);
+  });
+  const input = $("chat-input");
+  input.addEventListener("input", () => {
+    const left = 200 - input.value.length;
+    $("chat-count").textContent = left <= 30 ? fmt(T.chars_left, { n: left }) : "";
+  });
+  $("chat-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    if (send({ type: "chat_send", text })) { input.value = ""; $("chat-count").textContent = ""; }
+  });
+  $("chat-spectators").addEventListener("change", (e) => send({ type: "chat_settings", spectators: e.target.value }));
+  $("chat-profanity").addEventListener("change", (e) => send({ type: "chat_settings", profanity_filter: e.target.checked }));
+}
+
+setup();
+
+window.__chat = { get state() { return S; } };
+})();

@@ -1,0 +1,65 @@
+"""Extension points of the table socket for apps above game (chat), registered in their ready().
+
+The game app never imports those apps: they add message types, a callback run when a socket has
+connected, and channel-layer events (sent as ``{"type": "socket.hook", "hook": name, ...}``), and
+the socket calls them with itself. A failing hook is logged and answered with an error; it never
+closes the socket.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[Any, dict], Awaitable[None]]
+ConnectHook = Callable[[Any], Awaitable[None]]
+
+_messages: dict[str, Handler] = {}
+_events: dict[str, Handler] = {}
+_connect: list[ConnectHook] = []
+
+
+def register(message_type: str, handler: Handler) -> None:
+    """Client messages of `message_type` go to `handler(consumer, content)`."""
+    _messages[message_type] = handler
+
+
+def register_event(name: str, handler: Handler) -> None:
+    """Channel-layer events ``{"type": "socket.hook", "hook": name}`` go to `handler(consumer, event)`."""
+    _events[name] = handler
+
+
+def on_connect(hook: ConnectHook) -> None:
+    """`hook(consumer)` runs once the socket has joined its table and sent its first frame."""
+    if hook not in _connect:
+        _connect.append(hook)
+
+
+def handles(message_type: object) -> bool:
+    return isinstance(message_type, str) and message_type in _messages
+
+
+async def _guarded(consumer, what: str, call: Awaitable[None]) -> None:
+    try:
+        await call
+    except Exception:
+        log.exception("socket hook %s failed", what)
+        await consumer._error(None, "internal_error")
+
+
+async def message(consumer, content: dict) -> None:
+    await _guarded(consumer, content["type"], _messages[content["type"]](consumer, content))
+
+
+async def event(consumer, event: dict) -> None:
+    handler = _events.get(event.get("hook", ""))
+    if handler is not None:
+        await _guarded(consumer, event["hook"], handler(consumer, event))
+
+
+async def connected(consumer) -> None:
+    for hook in _connect:
+        await _guarded(consumer, getattr(hook, "__name__", "connect"), hook(consumer))
