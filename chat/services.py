@@ -23,7 +23,7 @@ from game import services as game_services
 from lobby.models import Seat, Table
 
 from . import profanity
-from .errors import MESSAGES, ServiceError
+from .errors import ServiceError
 from .models import MAX_LENGTH, ChatMute, ChatSettings, Message, ModerationLog, Report
 
 log = logging.getLogger(__name__)
@@ -119,7 +119,7 @@ def mute_notice(mute: ChatMute | None) -> dict | None:
 
 def _mute_error(mute: ChatMute) -> ServiceError:
     until = formats.date_format(timezone.localtime(mute.until), "DATETIME_FORMAT")
-    return ServiceError("chat_muted", MESSAGES["chat_muted"] % {"until": until, "reason": mute.reason})
+    return ServiceError("chat_muted", until=until, reason=mute.reason)
 
 
 def clean_text(text: object) -> str:

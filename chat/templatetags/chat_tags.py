@@ -6,7 +6,7 @@ from django import template
 from django.utils.translation import gettext as _
 
 from chat import services
-from chat.errors import MESSAGES
+from durak_site.errors import CATALOGUE
 
 register = template.Library()
 
@@ -28,7 +28,7 @@ def chat_strings() -> dict:
     return {
         "phrases": phrases(),
         "emoji": services.EMOJI,
-        "errors": {code: str(text) for code, text in MESSAGES.items() if code != "chat_muted"},
+        "errors": {code: str(text) for code, text in CATALOGUE.items() if code.startswith("chat_") and code != "chat_muted"},
         "title": _("Table chat"),
         "open": _("Chat"),
         "close": _("Close the chat"),

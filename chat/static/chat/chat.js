@@ -1,13 +1,12 @@
 // Table chat: messages, quick phrases and reactions over the table socket the page opens.
-// The page has one socket per table: this script listens on it (it taps the WebSocket the table
-// client creates for data-ws) instead of opening a second one. It is a classic script, run where
-// the panel is included, so the tap is in place before the page's modules open the socket.
+// The page has one socket per table: this script listens on it (the table client announces it with
+// a "table-socket" event) instead of opening a second one. It is a classic script, run where the
+// panel is included, so it listens before the page's modules open the socket.
 // Everything a player wrote is put in the page with textContent only: no markup, no links.
 
 (() => {
 const root = document.getElementById("chat");
 const T = JSON.parse(document.getElementById("chat-strings").textContent);
-const WS_PATH = root.dataset.ws;
 const HIDDEN_KEY = "chat-hidden-authors"; // per-browser "mute this person"
 const $ = (id) => document.getElementById(id);
 const wide = window.matchMedia("(min-width: 1100px)");
@@ -16,14 +15,9 @@ const S = { ws: null, version: -1, messages: [], read: false, write: false, mana
   muted: null, unread: 0, open: false, hidden: new Set(loadHidden()) };
 
 // ---------------------------------------------------------------- the socket
-const Native = window.WebSocket;
-class TappedWebSocket extends Native {
-  constructor(url, protocols) {
-    super(url, protocols);
-    if (typeof url === "string" && new URL(url, location.href).pathname === WS_PATH) attach(this);
-  }
-}
-window.WebSocket = TappedWebSocket;
+// The table client announces each socket it opens ("table-socket" on document, game/static/game/
+// connection.js); chat listens on that one socket and sends on it.
+document.addEventListener("table-socket", (ev) => attach(ev.detail));
 
 function attach(ws) {
   S.ws = ws;
@@ -36,7 +30,7 @@ function attach(ws) {
 }
 
 function send(obj) {
-  if (!S.ws || S.ws.readyState !== Native.OPEN) { showError(T.offline); return false; }
+  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) { showError(T.offline); return false; }
   S.ws.send(JSON.stringify(obj));
   return true;
 }

@@ -77,6 +77,8 @@ export class Connection {
       this.lastPong = Date.now();
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.heartbeat(), PING_EVERY_MS);
+      // other parts of the page (the chat panel) use this one socket too
+      document.dispatchEvent(new CustomEvent("table-socket", { detail: ws }));
       this.on.open && this.on.open(restored);
     };
     ws.onmessage = (ev) => {
