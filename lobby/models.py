@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 
@@ -46,7 +47,8 @@ class Table(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
     countdown_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     rematch_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    notice = models.CharField(max_length=200, blank=True)  # last "everyone sees why" message
+    notice = models.CharField(max_length=200, blank=True)  # last "everyone sees why" message (site language)
+    notice_texts = models.JSONField(default=dict, blank=True)  # the same in every language: {"ru": …, "en": …}
     closed_reason = models.CharField(max_length=300, blank=True)
     version = models.PositiveIntegerField(default=0)  # bumped on every waiting-room change
     created_at = models.DateTimeField(default=timezone.now)
@@ -61,6 +63,10 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return self.name or f"#{self.pk}"
+
+    def notice_text(self) -> str:
+        """The last notice in the reader's (active) language."""
+        return self.notice_texts.get((get_language() or "")[:2]) or self.notice
 
 
 class Seat(models.Model):

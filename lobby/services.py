@@ -24,10 +24,13 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import models, transaction
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.services import ensure_can_play
@@ -125,10 +128,23 @@ def _require_manager(table: Table, seats: list[Seat], player, what: str) -> None
         raise ServiceError("not_host")
 
 
-def _bump(table: Table, notice: str | None = None) -> None:
+Notice = Callable[[], str]  # the notice's text in the active language (rendered once per language)
+
+
+def in_every_language(notice: Notice) -> dict[str, str]:
+    """The notice written in every language of the site, so each reader sees his own."""
+    texts = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            texts[code] = str(notice())[:200]
+    return texts
+
+
+def _bump(table: Table, notice: Notice | None = None) -> None:
     table.version += 1
     if notice is not None:
-        table.notice = notice[:200]
+        table.notice_texts = in_every_language(notice)
+        table.notice = table.notice_texts.get(settings.LANGUAGE_CODE, "")
     table.save()
     realtime.send_on_commit([_changed(table.pk, table.version)])
 
@@ -182,7 +198,7 @@ def _reevaluate(table: Table, seats: list[Seat], *, restart: bool = False) -> No
         _start_countdown(table)
 
 
-def _finish(table: Table, seats: list[Seat], notice: str | None = None, *, restart: bool = False) -> Table:
+def _finish(table: Table, seats: list[Seat], notice: Notice | None = None, *, restart: bool = False) -> Table:
     _reevaluate(table, seats, restart=restart)
     _bump(table, notice)
     return table
@@ -197,12 +213,12 @@ def _clear_ready(seats: list[Seat]) -> None:
             s.ready = False
 
 
-def _pairs_fallback(table: Table, seats_before: int, seats: list[Seat]) -> str | None:
+def _pairs_fallback(table: Table, seats_before: int, seats: list[Seat]) -> Notice | None:
     """A full pairs table that lost a player goes back to each for himself (000); returns the notice."""
     rules = table.rules or {}
     if rules.get("pairs") and seats_before >= 4 and len(_occupied(seats)) < 4:
         table.rules = {**rules, "pairs": False}
-        return _("Pairs 2×2 switched off: a seat was vacated, so it is each for himself now.")
+        return lambda: _("Pairs 2×2 switched off: a seat was vacated, so it is each for himself now.")
     return None
 
 
@@ -333,8 +349,11 @@ def sit(table_id, player, number) -> Table:
         target.player_id, target.player, target.ready, target.connected = player.pk, player, False, connected
         if table.host_id is None:
             table.host = player
-        notice = (_("%(nick)s moved to seat %(n)s.") if moved else _("%(nick)s sat down in seat %(n)s.")) % {
-            "nick": player.nick, "n": number}
+        nick = player.nick
+
+        def notice() -> str:
+            said = _("%(nick)s moved to seat %(n)s.") if moved else _("%(nick)s sat down in seat %(n)s.")
+            return said % {"nick": nick, "n": number}
         return _finish(table, seats, notice, restart=True)
 
 
@@ -359,10 +378,10 @@ def _stand_locked(table_id, player) -> Table:
     Seat.objects.filter(pk=seat.pk).update(player=None, ready=False, connected=False, inactive_deadline=None)
     seat.player_id, seat.player, seat.ready, seat.connected = None, None, False, False
     return _after_leave(table, seats, before, {player.pk: seat.number},
-                        _("%(nick)s stood up.") % {"nick": player.nick})
+                        lambda: _("%(nick)s stood up.") % {"nick": player.nick})
 
 
-def _after_leave(table: Table, seats: list[Seat], before: int, left: dict, notice: str) -> Table:
+def _after_leave(table: Table, seats: list[Seat], before: int, left: dict, notice: Notice) -> Table:
     """After humans left (``left``: player id -> the seat number they had): close, hand over, fall back."""
     humans = _humans(seats)
     if not humans and table.status != Table.Status.PLAYING:
@@ -373,18 +392,22 @@ def _after_leave(table: Table, seats: list[Seat], before: int, left: dict, notic
         table.rematch_deadline = None
         table.closed_reason = _("Everyone left the table.")
         table.host = None
-        _bump(table, _("Everyone left the table."))
+        _bump(table, lambda: _("Everyone left the table."))
         return table
     if table.host_id in left:
         new_host = _next_human(seats, left[table.host_id])
         table.host_id = new_host.player_id if new_host else None
         if new_host is not None:
-            notice = notice + " " + _("The host is now %(nick)s.") % {"nick": new_host.player.nick}
+            notice = _then(notice, lambda nick=new_host.player.nick: _("The host is now %(nick)s.") % {"nick": nick})
     fallback = _pairs_fallback(table, before, seats)
     if fallback:
-        notice = notice + " " + fallback
+        notice = _then(notice, fallback)
         _clear_ready(seats)
     return _finish(table, seats, notice, restart=True)
+
+
+def _then(first: Notice, second: Notice) -> Notice:
+    return lambda: f"{first()} {second()}"
 
 
 def _seat_numbered(seats: list[Seat], number) -> Seat:
@@ -421,7 +444,7 @@ def add_bot(table_id, by, number, level="heuristic") -> Table:
             raise ServiceError("too_many_bots", n=table.seats_count - 1)
         Seat.objects.filter(pk=target.pk).update(bot_level=level, ready=True, connected=True)
         target.bot_level, target.ready, target.connected = level, True, True
-        return _finish(table, seats, _("A bot sat down in seat %(n)s.") % {"n": number}, restart=True)
+        return _finish(table, seats, lambda: _("A bot sat down in seat %(n)s.") % {"n": number}, restart=True)
 
 
 def remove_bot(table_id, by, number) -> Table:
@@ -436,10 +459,10 @@ def remove_bot(table_id, by, number) -> Table:
         before = len(_occupied(seats))
         Seat.objects.filter(pk=target.pk).update(bot_level="", ready=False, connected=False)
         target.bot_level, target.ready, target.connected = "", False, False
-        notice = _("The bot in seat %(n)s left.") % {"n": number}
+        notice = lambda: _("The bot in seat %(n)s left.") % {"n": number}  # noqa: E731
         fallback = _pairs_fallback(table, before, seats)
         if fallback:
-            notice += " " + fallback
+            notice = _then(notice, fallback)
             _clear_ready(seats)
         return _finish(table, seats, notice, restart=True)
 
@@ -456,11 +479,11 @@ def set_ready(table_id, player, ready: bool) -> Table:
         Seat.objects.filter(pk=seat.pk).update(ready=ready)
         seat.ready = ready
         if ready:
-            notice = _("%(nick)s is ready.") % {"nick": player.nick}
+            notice = lambda: _("%(nick)s is ready.") % {"nick": player.nick}  # noqa: E731
         elif table.status == Table.Status.COUNTDOWN:
-            notice = _("%(nick)s is not ready: the start is cancelled.") % {"nick": player.nick}
+            notice = lambda: _("%(nick)s is not ready: the start is cancelled.") % {"nick": player.nick}  # noqa: E731
         else:
-            notice = _("%(nick)s is not ready.") % {"nick": player.nick}
+            notice = lambda: _("%(nick)s is not ready.") % {"nick": player.nick}  # noqa: E731
         return _finish(table, seats, notice)
 
 
@@ -500,19 +523,23 @@ def update_rules(table_id, by, **changes) -> Table:
             Seat.objects.bulk_create([Seat(table=table, number=n)
                                       for n in range(table.seats_count + 1, seats_count + 1)])
             seats = _seats(table)
-        changed = _describe_changes(table, old_rules, rules_dict, table_values)
-        if not changed:
+        old_values = {key: getattr(table, key) for key in table_values}
+        if not _describe_changes(old_values, old_rules, rules_dict, table_values):
             return table
         for key, value in table_values.items():
             setattr(table, key, value)
         table.rules = rules_dict
         _clear_ready(seats)
-        notice = _("%(nick)s changed the rules: %(what)s. Everyone, press «Ready» again.") % {
-            "nick": by.nick, "what": "; ".join(changed)}
+
+        def notice() -> str:  # written in each language: the labels of the changes too
+            what = "; ".join(_describe_changes(old_values, old_rules, rules_dict, table_values))
+            return _("%(nick)s changed the rules: %(what)s. Everyone, press «Ready» again.") % {
+                "nick": by.nick, "what": what}
+
         return _finish(table, seats, notice)
 
 
-def _describe_changes(table: Table, old: dict, new: dict, table_values: dict) -> list[str]:
+def _describe_changes(old_values: dict, old: dict, new: dict, table_values: dict) -> list[str]:
     from .rule_texts import RULE_LABELS, TABLE_LABELS, value_label
 
     out = []
@@ -520,7 +547,7 @@ def _describe_changes(table: Table, old: dict, new: dict, table_values: dict) ->
         if old.get(key) != new.get(key):
             out.append(f"{RULE_LABELS[key][0]}: {value_label(key, new.get(key))}")
     for key, value in table_values.items():
-        if key == "preset" or getattr(table, key) == value:
+        if key == "preset" or old_values.get(key) == value:
             continue
         label = TABLE_LABELS.get(key, (key,))[0]
         out.append(f"{label}: {_table_value_label(key, value)}")
@@ -553,7 +580,7 @@ def cancel_countdown(table_id, by) -> Table:
         table.status = Table.Status.WAITING
         table.countdown_deadline = None
         _clear_ready(seats)
-        _bump(table, _("%(nick)s cancelled the start.") % {"nick": by.nick})
+        _bump(table, lambda: _("%(nick)s cancelled the start.") % {"nick": by.nick})
         return table
 
 
@@ -627,7 +654,7 @@ def fire_inactive_seats(table_id, version=None) -> int:
             Seat.objects.filter(pk=s.pk).update(player=None, ready=False, inactive_deadline=None)
             s.player_id, s.player, s.ready, s.inactive_deadline = None, None, False, None
             freed += 1
-        notice = _("Seat freed: %(nicks)s was away too long.") % {"nicks": ", ".join(nicks)}
+        notice = lambda: _("Seat freed: %(nicks)s was away too long.") % {"nicks": ", ".join(nicks)}  # noqa: E731
         _after_leave(table, seats, before, left, notice)
     return freed
 
@@ -695,7 +722,7 @@ def mark_playing(table_id) -> None:
     table.countdown_deadline = None
     table.rematch_deadline = None
     _clear_ready(seats)
-    _bump(table, "")
+    _bump(table, lambda: "")
 
 
 def start_failed(table_id, why: str) -> None:
@@ -707,7 +734,7 @@ def start_failed(table_id, why: str) -> None:
         table.status = Table.Status.WAITING
         table.countdown_deadline = None
         _clear_ready(_seats(table))
-        _bump(table, _("The game could not start (%(why)s).") % {"why": why})
+        _bump(table, lambda: _("The game could not start (%(why)s).") % {"why": why})
 
 
 def player_left_game(table_id, player_id) -> None:
@@ -739,7 +766,7 @@ def game_finished(table_id) -> Table | None:
         Seat.objects.filter(table=table, in_game=True).update(in_game=False)
         table.status = Table.Status.REMATCH
         table.rematch_deadline = db_now() + timedelta(seconds=REMATCH_SECONDS)
-        _bump(table, _("The game is over. Press «Ready» within 30 s for a rematch."))
+        _bump(table, lambda: _("The game is over. Press «Ready» within 30 s for a rematch."))
         return table
 
 
@@ -758,7 +785,7 @@ def fire_rematch_deadline(table_id, version=None) -> Table | None:
         table.rematch_deadline = None
         seats = _seats(table)
         _clear_ready(seats)
-        _bump(table, _("The rematch window closed; the table is waiting for players."))
+        _bump(table, lambda: _("The rematch window closed; the table is waiting for players."))
         return table
 
 
@@ -777,7 +804,7 @@ def close_table(table_id, reason: str) -> Table:
         table.closed_reason = reason
         table.countdown_deadline = None
         table.rematch_deadline = None
-        _bump(table, _("The table was closed by a moderator."))
+        _bump(table, lambda: _("The table was closed by a moderator."))
         return table
 
 

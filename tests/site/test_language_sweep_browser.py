@@ -117,8 +117,6 @@ def test_every_table_state_is_in_one_language(browser, harness, lang):  # noqa: 
     assert problems == {}
 
 
-@pytest.mark.xfail(strict=True, reason="lobby.services stores table.notice as text in the actor's language; "
-                   "it needs a code and parameters translated when shown (the lead's area)")
 def test_the_room_notice_follows_the_readers_language(client, club):
     me, table, _names = club
     client.force_login(me)
