@@ -151,6 +151,16 @@ def _delete_bench_rows(tag: str) -> None:
             time.sleep(0.5 * (attempt + 1))
 
 
+def _cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds the server processes have used (Linux /proc)."""
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime (clock ticks)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def _pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -212,6 +222,8 @@ class Bench:
         self.errors: Counter = Counter()
         self.actions = 0
         self.games = 0
+        self.chats = 0
+        self.cpu = self.cpu_start = 0.0
         self.end = 0.0
         self.start = self.connect_time = 0.0
         self.rng = random.Random(opts["seed"])
@@ -222,7 +234,9 @@ class Bench:
         path = f"/ws/tables/{spec['table_id']}/"
         if self.opts["inprocess"]:
             return await InProcessWebSocket.connect(path, headers)
-        return await LibWebSocket.connect(self.opts["url"].rstrip("/") + path, headers)
+        urls = self.opts["urls"]  # several servers: the sockets of one table are spread over them
+        url = urls[(spec["table_id"] + spec["cookies"].index(cookie)) % len(urls)]
+        return await LibWebSocket.connect(url.rstrip("/") + path, headers)
 
     async def socket(self, run: TableRun, i: int) -> None:
         spec = run.spec
@@ -307,6 +321,7 @@ class Bench:
             self.start = time.perf_counter()
             self.end = self.start + self.opts["duration"]
             self.connect_time = self.start - self.t_connect
+            self.cpu_start = _cpu_seconds(self.opts["pids"])
             self.all_connected.set()
 
     async def _act(self, ws, sent: dict, msg_id: str, version: int, action: dict, think: float) -> None:
@@ -327,8 +342,27 @@ class Bench:
         self.arrived, self.expected = 0, sum(r.n for r in runs)
         self.t_connect = time.perf_counter()
         self.end = self.t_connect + 3600  # set once every socket is connected
-        await asyncio.gather(*(self.socket(r, i) for r in runs for i in range(r.n)))
+        await asyncio.gather(*(self.socket(r, i) for r in runs for i in range(r.n)),
+                             *(self.chatter(r) for r in runs if self.opts["chat_every"]))
+        self.cpu = _cpu_seconds(self.opts["pids"]) - self.cpu_start
         return time.perf_counter() - self.start
+
+    async def chatter(self, run: TableRun) -> None:
+        """One chat message per table every --chat-every seconds, from the table's first player."""
+        await self.all_connected.wait()
+        ws = await self.open(run.spec, run.spec["cookies"][0])
+        rng = random.Random(self.rng.random())
+        try:
+            while True:
+                pause = self.opts["chat_every"] * (0.5 + rng.random())
+                if time.perf_counter() + pause >= self.end:
+                    break
+                await asyncio.sleep(pause)
+                await ws.send(json.dumps({"type": "chat_send", "text": "gg"}))
+                self.chats += 1
+        finally:
+            with contextlib.suppress(Exception):
+                await ws.close()
 
 
 class Command(BaseCommand):
@@ -336,7 +370,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--tables", type=int, default=10)
-        parser.add_argument("--url", default="ws://127.0.0.1:8000", help="server base URL (ws://host:port)")
+        parser.add_argument("--url", default="ws://127.0.0.1:8000",
+                            help="server base URL (ws://host:port); several, comma-separated, split every table")
         parser.add_argument("--inprocess", action="store_true", help="no server: the ASGI app in this process")
         parser.add_argument("--duration", type=float, default=30.0, help="seconds of play")
         parser.add_argument("--humans", type=int, default=2, help="scripted players per table (2-6)")
@@ -345,8 +380,13 @@ class Command(BaseCommand):
         parser.add_argument("--rules", default="{}", help='engine rules as JSON, e.g. \'{"variant":"perevodnoy"}\'')
         parser.add_argument("--origin", default=None, help="Origin header (default: http://<url host>)")
         parser.add_argument("--seed", type=int, default=1)
-        parser.add_argument("--ping-every", type=float, default=10.0,
-                            help="mean seconds between heartbeats per socket (the browser client: 10)")
+        parser.add_argument("--ping-every", type=float, default=5.0,
+                            help="mean seconds between heartbeats per socket (the browser client: 5)")
+        parser.add_argument("--chat-every", type=float, default=0.0,
+                            help="one chat message per table every this many seconds (0: none)")
+        parser.add_argument("--pids", default="",
+                            help="comma-separated PIDs of the server processes: prints their CPU ms per action")
+        parser.add_argument("--json", default="", help="append the figures as one JSON line to this file")
         parser.add_argument("--connect-concurrency", type=int, default=10,
                             help="WebSocket handshakes in flight at once while connecting")
         parser.add_argument("--keep", action="store_true",
@@ -360,7 +400,9 @@ class Command(BaseCommand):
             rules = json.loads(o["rules"])
         except ValueError as exc:
             raise CommandError(f"--rules is not JSON: {exc}") from exc
-        host = urlparse(o["url"]).hostname or "127.0.0.1"
+        urls = [u.strip() for u in o["url"].split(",") if u.strip()]
+        pids = [int(p) for p in o["pids"].split(",") if p.strip()]
+        host = urlparse(urls[0]).hostname or "127.0.0.1"
         origin = o["origin"] or f"http://{host}"
         tag = base64.b32encode(os.urandom(3)).decode().lower().rstrip("=")
         t = time.perf_counter()
@@ -368,7 +410,7 @@ class Command(BaseCommand):
             specs = _create_tables(o["tables"], o["humans"], o["spectators"], rules, tag)
             self.stdout.write(f"set-up: {len(specs)} tables, games started in {time.perf_counter() - t:.1f} s "
                               f"({'in-process ASGI app' if o['inprocess'] else o['url']})")
-            bench = Bench({**o, "origin": origin, "rules": rules})
+            bench = Bench({**o, "origin": origin, "rules": rules, "urls": urls, "pids": pids})
             elapsed = asyncio.run(bench.run(specs))
             self.report(o, specs, bench, elapsed)
         finally:
@@ -393,5 +435,21 @@ class Command(BaseCommand):
         self.stdout.write(line("ping→pong (echo baseline)", bench.pong))
         self.stdout.write(f"actions applied: {bench.actions} ({bench.actions / elapsed:.1f}/s), "
                           f"games finished: {bench.games}")
+        if o["chat_every"]:
+            self.stdout.write(f"chat messages sent: {bench.chats} ({bench.chats / elapsed:.1f}/s)")
+        cpu_ms = bench.cpu * 1000 / bench.actions if bench.actions and o["pids"] else None
+        if cpu_ms is not None:
+            self.stdout.write(f"server CPU: {bench.cpu:.1f} s over {elapsed:.1f} s "
+                              f"({100 * bench.cpu / elapsed:.0f} % of one core), {cpu_ms:.1f} ms per action")
         refused = sum(bench.errors.values())
         self.stdout.write(f"errors: {refused}" + (f" {dict(bench.errors)}" if refused else ""))
+        if o["json"]:
+            row = {"tables": len(specs), "servers": len(o["url"].split(",")), "seconds": round(elapsed, 1),
+                   "actions_per_s": round(bench.actions / elapsed, 1), "errors": refused,
+                   "cpu_ms_per_action": round(cpu_ms, 2) if cpu_ms is not None else None,
+                   "load": [round(x, 1) for x in os.getloadavg()]}
+            for name, values in (("ack", bench.ack), ("all", bench.all_updated), ("pong", bench.pong)):
+                row[f"{name}_p50_ms"] = round(_pct(values, .5) * ms, 1)
+                row[f"{name}_p99_ms"] = round(_pct(values, .99) * ms, 1)
+            with open(o["json"], "a") as out:
+                out.write(json.dumps(row) + "\n")
