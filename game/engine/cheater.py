@@ -7,7 +7,7 @@ from game.engine.deal import rng_for
 from game.engine.errors import IllegalAction
 from game.engine.flow import finish_round, settle
 from game.engine.seats import same_team
-from game.engine.state import GameState
+from game.engine.state import GameState, forget, remember
 
 
 def catch_targets(s: GameState, i: int) -> list[int]:
@@ -66,6 +66,8 @@ def catch(s: GameState, i: int, a: dict) -> None:
     s.hands = s.hands[:]
     if s.stock:
         s.hands[i] |= BIT[s.stock[0]]
+        if len(s.stock) == 1:  # the face-up trump: everyone sees who gets it
+            remember(s, i, BIT[s.stock[0]])
         s.stock = s.stock[1:]
         penalty = True
     elif s.discard:
@@ -73,6 +75,7 @@ def catch(s: GameState, i: int, a: dict) -> None:
         pick = pile[rng_for(s).randrange(len(pile))]
         s.discard &= ~BIT[pick]
         s.hands[i] |= BIT[pick]
+        forget(s, i, BIT[pick])  # a hidden draw: even a card once known in his hand is not now
         penalty = True
     s.last["penalty"] = penalty
     s.banned |= 1 << i

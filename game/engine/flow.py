@@ -15,7 +15,7 @@ from game.engine.seats import (
     partner,
     team_of,
 )
-from game.engine.state import GameState
+from game.engine.state import GameState, remember
 
 MAX_MOVES = 5000     # hard cap on actions in one game (bot games can never loop)
 STALL_ROUNDS = 100   # rounds without the discard growing or anyone going out → draw
@@ -139,9 +139,11 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
         after = "bito"
     elif how == "take":
         hands[d] |= cards
+        remember(s, d, cards)
         after = "take"
     else:  # "caught" (000 §12): the cheater takes everything
         hands[cheater] |= cards
+        remember(s, cheater, cards)
         after = "take" if cheater == d else "bito"
     s.atk = ()
     s.dfn = ()
@@ -162,6 +164,8 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
             if need > 0 and stock:
                 hands[i] |= sum(map(_bit, stock[:need]))  # distinct cards: | = +
                 stock = stock[need:]
+                if not stock:  # everyone saw who drew the face-up trump
+                    remember(s, i, BIT[s.trump_card])
         s.stock = stock
     went_out = False
     if not refill or not stock:

@@ -80,4 +80,6 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
             "can_catch": bool(i >= 0 and s.rules.cheater and catch_targets(s, i)),
         },
         "moves": s.moves,
+        # seat memory: cards each seat was publicly seen getting and still holds (additive key)
+        "known": {_KEYS[j]: to_strs(m & h) for j, (m, h) in enumerate(zip(s.known, s.hands))},  # noqa: B905
     }
