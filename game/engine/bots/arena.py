@@ -38,6 +38,7 @@ class BotGame:
     actions: int = 0
     decisions: dict[str, int] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
+    times: dict[str, list[float]] = field(default_factory=dict)  # CPU seconds of each decision
 
 
 def play_bot_game(
@@ -64,7 +65,9 @@ def play_bot_game(
         level = levels[seat]
         t0 = time.process_time()
         action = choose_action(level, view, rng)
-        seconds[level] = seconds.get(level, 0.0) + time.process_time() - t0
+        dt = time.process_time() - t0
+        seconds[level] = seconds.get(level, 0.0) + dt
+        out.times.setdefault(level, []).append(dt)
         decisions[level] = decisions.get(level, 0) + 1
         if strict and action is not None and action not in view["legal"]:
             raise BotError(f"{level} at seat {seat} chose {action}, legal {view['legal']}")

@@ -1,0 +1,103 @@
+"""The ``expert`` bot: determinized Monte Carlo search over the seat's information set.
+
+Each iteration deals one world consistent with the view (bots/sample.py: counts per seat, the cards
+others were seen getting, the discard memory, the face-up trump at the bottom of the stock), then
+plays every candidate move in that world to the end with the playout habits (bots/rollout.py), all
+candidates with the same random stream (common random numbers: the comparison is fair even with
+few worlds). The move with the best total over the worlds wins the vote.
+
+Deterministic for a given ``rng``: the budget is counted in playouts (``iterations``); the time
+limit is a safety net that a normal decision on this box never reaches (it would make the choice
+depend on the clock). Cheater mode: the worlds are played honestly, the expert never cheats (every
+bot and an attentive player catch what is provably dishonest, and a caught cheater takes the whole
+table) and it catches exactly what is provably dishonest on the table.
+"""
+from __future__ import annotations
+
+import random
+import time
+
+from game.engine.actions import apply_action
+from game.engine.bots.base import Action, Bot, View, honest_actions, visible_cheats
+from game.engine.bots.heuristic import HeuristicBot
+from game.engine.bots.rollout import COST, playout, value
+from game.engine.bots.sample import Sampler
+from game.engine.cards import SUITS
+from game.engine.errors import IllegalAction
+
+MAX_CANDIDATES = 10  # the cheapest moves of each kind are searched, the rest never win anyway
+
+
+class ExpertBot(Bot):
+    """Flat determinized Monte Carlo with a habit-driven playout; see the module docstring."""
+
+    name = "expert"
+
+    def __init__(self, iterations: int = 160, min_worlds: int = 8, time_limit: float = 0.45) -> None:
+        self.iterations = iterations
+        self.min_worlds = min_worlds
+        self.time_limit = time_limit
+        self._fallback = HeuristicBot()
+
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        legal = view["legal"]
+        if not legal:
+            return None
+        catches = [a for a in legal if a["type"] == "catch"]
+        if catches:
+            cheats = visible_cheats(view)
+            for a in catches:
+                if a["card"] in cheats:
+                    return a
+        rest = [a for a in legal if a["type"] not in ("catch", "resign")]
+        if not rest:
+            return None
+        for a in rest:
+            if a["type"] == "swap_trump":  # менка: the face-up trump for the lowest one
+                return a
+        moves = candidates(honest_actions(rest, view) or rest, view)
+        if len(moves) == 1:
+            return moves[0]
+        return self.search(view, moves, rng) or self._fallback.choose(view, rng)
+
+    def search(self, view: View, moves: list[Action], rng: random.Random) -> Action | None:
+        """The move with the best total value over sampled worlds; None if no world fitted."""
+        seat = int(view["seat"])
+        sampler = Sampler(view)
+        totals = [0.0] * len(moves)
+        worlds = failures = 0
+        budget = max(self.iterations // len(moves), self.min_worlds)
+        deadline = time.perf_counter() + self.time_limit
+        while worlds < budget and failures < 4 * budget:
+            world = sampler.deal(rng)
+            seed = rng.getrandbits(48)
+            scores = []
+            for a in moves:
+                try:
+                    after = apply_action(world, seat, a)
+                except IllegalAction:  # the world contradicts the view (e.g. who may throw in)
+                    break
+                scores.append(value(playout(after, random.Random(seed)), seat))
+            if len(scores) < len(moves):
+                failures += 1
+                continue
+            worlds += 1
+            for k, v in enumerate(scores):
+                totals[k] += v
+            if time.perf_counter() > deadline:
+                break
+        if not worlds:
+            return None
+        best = max(range(len(moves)), key=lambda k: (totals[k], -k))
+        return moves[best]
+
+
+def candidates(legal: list[Action], view: View) -> list[Action]:
+    """The moves worth searching: all of them when few; else the cheapest few plays (by the card
+    they spend), always with take / pass / transfers, in the legal list's order."""
+    plays = [a for a in legal if a["type"] in ("attack", "defend")]
+    if len(legal) <= MAX_CANDIDATES:
+        return legal
+    cost = COST[SUITS.index(view["trump"])]
+    keep = {id(a) for a in sorted(plays, key=lambda a: cost[a["card"]])[:MAX_CANDIDATES - 2]}
+    return [a for a in legal if a["type"] not in ("attack", "defend") or id(a) in keep]
