@@ -24,6 +24,7 @@ from game.engine import (
     whose_turn,
 )
 from game.engine.bots import choose_action
+from game.engine.bots.base import Bot
 
 
 class BotError(AssertionError):
@@ -49,6 +50,7 @@ def play_bot_game(
     *,
     strict: bool = True,
     on_action: Callable[[GameState, int, dict[str, Any]], None] | None = None,
+    bots: Mapping[str, Bot] | None = None,
 ) -> BotGame:
     """Play one seeded game where seat k is played by bot ``levels[k]``; ``strict`` raises
     BotError if a bot ever picks an action not in its view's legal list; ``on_action(state_after,
@@ -64,7 +66,9 @@ def play_bot_game(
             view = view_for(s, seat)
         level = levels[seat]
         t0 = time.process_time()
-        action = choose_action(level, view, rng)
+        action = bots[level].choose(view, rng) if bots and level in bots else choose_action(
+            level, view, rng
+        )
         dt = time.process_time() - t0
         seconds[level] = seconds.get(level, 0.0) + dt
         out.times.setdefault(level, []).append(dt)
