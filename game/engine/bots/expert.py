@@ -19,6 +19,7 @@ import time
 
 from game.engine.actions import apply_action
 from game.engine.bots.base import Action, Bot, View, honest_actions, visible_cheats
+from game.engine.bots.endgame import Solver, solvable
 from game.engine.bots.heuristic import HeuristicBot
 from game.engine.bots.rollout import COST, playout, value
 from game.engine.bots.sample import Sampler
@@ -33,8 +34,15 @@ class ExpertBot(Bot):
 
     name = "expert"
 
-    def __init__(self, iterations: int = 160, min_worlds: int = 8, time_limit: float = 0.45) -> None:
+    def __init__(
+        self,
+        iterations: int = 160,
+        min_worlds: int = 8,
+        time_limit: float = 0.45,
+        max_nodes: int = 4000,
+    ) -> None:
         self.iterations = iterations
+        self.max_nodes = max_nodes
         self.min_worlds = min_worlds
         self.time_limit = time_limit
         self._fallback = HeuristicBot()
@@ -61,9 +69,16 @@ class ExpertBot(Bot):
         return self.search(view, moves, rng) or self._fallback.choose(view, rng)
 
     def search(self, view: View, moves: list[Action], rng: random.Random) -> Action | None:
-        """The move with the best total value over sampled worlds; None if no world fitted."""
+        """The move with the best total value over sampled worlds; None if no world fitted.
+        Heads-up with the stock down to the face-up trump the one world is the real one: an
+        exact search (bots/endgame.py) decides when it fits in its node budget."""
         seat = int(view["seat"])
         sampler = Sampler(view)
+        world = sampler.deal(rng)
+        if solvable(world):
+            found = Solver(seat, self.max_nodes).best(world, moves)
+            if found is not None:
+                return found[0]
         totals = [0.0] * len(moves)
         worlds = failures = 0
         budget = max(self.iterations // len(moves), self.min_worlds)

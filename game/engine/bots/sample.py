@@ -54,13 +54,15 @@ class Sampler:
         self.known[self.me] = 0
         self.need = [0 if j == self.me else int(counts[str(j + 1)]) - self.known[j].bit_count()
                      for j in range(n)]
-        seen = self.hand | on_table | self.gone
+        seen = self.hand | on_table  # where cards are now, and the discard memory below
         for k in self.known:
             seen |= k
         if self.stock_n:
             seen |= 1 << self.trump_card
-        self.pool = tuple(bits(DECK_MASK[self.rules.deck_size] & ~seen))
-        self.spare = tuple(bits(self.gone))  # cheater penalties draw from the discard unseen
+        self.pool = tuple(bits(DECK_MASK[self.rules.deck_size] & ~seen & ~self.gone))
+        # cheater-mode penalties draw from the discard unseen: such a card may be anywhere now
+        self.spare = tuple(bits(self.gone & ~seen))
+        self.held = seen
         self.discard_n = int(view["discard"])
         self.view = view
 
@@ -88,10 +90,18 @@ class Sampler:
         if self.stock_n:
             stock = (*pool[k:k + self.stock_n - 1], self.trump_card)
             k += self.stock_n - 1
-        discard = self.gone
+        discard = self.gone & ~self.held & ~self.lent(pool[:k])
         for c in pool[k:]:
             discard |= 1 << c
         return self._state(hands, stock, discard)
+
+    @staticmethod
+    def lent(cards: list[int]) -> int:
+        """Mask of ``cards`` (those dealt out, some maybe borrowed from the discard)."""
+        m = 0
+        for c in cards:
+            m |= 1 << c
+        return m
 
     def _state(self, hands: list[int], stock: tuple[int, ...], discard: int) -> GameState:
         v = self.view
