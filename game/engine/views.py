@@ -26,6 +26,11 @@ def _seats(mask: int) -> list[int]:
     return [j + 1 for j in range(mask.bit_length()) if mask >> j & 1]
 
 
+def _known(s: GameState) -> dict[str, list[str]]:
+    """The seat memory: per seat (only those with any), the publicly seen cards it still holds."""
+    return {_KEYS[j]: to_strs(m & h) for j, (m, h) in enumerate(zip(s.known, s.hands)) if m & h}  # noqa: B905
+
+
 def whose_turn(state: GameState) -> list[int]:
     """Seats (1-based) whose action is awaited now; [] in the check phase and after the end.
     Cheap (a copy of the cached ``state.turn``): the bench and the server's timers use it."""
@@ -81,5 +86,5 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
         },
         "moves": s.moves,
         # seat memory: cards each seat was publicly seen getting and still holds (additive key)
-        "known": {_KEYS[j]: to_strs(m & h) for j, (m, h) in enumerate(zip(s.known, s.hands))},  # noqa: B905
+        "known": _known(s) if any(s.known) else {},
     }

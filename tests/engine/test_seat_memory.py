@@ -35,7 +35,7 @@ def _taken_by_two():
 def test_a_take_makes_the_taken_cards_known_to_every_seat_and_spectators():
     s = _taken_by_two()
     for seat in (1, 2, None):
-        assert view_for(s, seat)["known"] == {"1": [], "2": ["7S", "7H", "8S"]}
+        assert view_for(s, seat)["known"] == {"2": ["7S", "7H", "8S"]}
 
 
 def test_playing_a_known_card_removes_it_from_memory():
@@ -46,9 +46,9 @@ def test_playing_a_known_card_removes_it_from_memory():
     assert view_for(s, 1)["known"]["2"] == ["7H", "8S"]
 
 
-def test_memory_starts_empty():
-    v = view_for(game([P1, P2, P3], "AC"), 1)
-    assert v["known"] == {"1": [], "2": [], "3": []}
+def test_memory_starts_empty_and_lists_only_seats_with_known_cards():
+    assert view_for(game([P1, P2, P3], "AC"), 1)["known"] == {}
+    assert set(view_for(_taken_by_two(), 1)["known"]) == {"2"}
 
 
 def test_a_trump_shown_for_a_transfer_is_known():  # 002 «переводной 2»
@@ -85,7 +85,7 @@ def test_a_seat_taken_over_by_a_bot_sees_the_same_memory():  # 004 takeover, rep
 def test_a_state_saved_before_the_memory_existed_loads_with_an_empty_memory():
     d = _taken_by_two().to_json()
     del d["known"]
-    assert view_for(GameState.from_json(d), 1)["known"] == {"1": [], "2": []}
+    assert view_for(GameState.from_json(d), 1)["known"] == {}
 
 
 def _public_cards(v):
