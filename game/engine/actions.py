@@ -31,9 +31,12 @@ from game.engine.flow import (
     SEAT_TURN,
     defender_done,
     resign_result,
+    room,
     round_cap,
     set_result,
     settle,
+    throw_mask,
+    waits_for_starter,
 )
 from game.engine.seats import SEAT_BIT, is_active, thrower_mask
 from game.engine.state import GameState, remember
@@ -158,40 +161,17 @@ def _attack(s: GameState, i: int, a: dict) -> None:
     else:
         if i == s.defender:
             raise IllegalAction("not_your_turn", "the defender cannot throw in")
-        elig = s.elig
-        if not elig >> i & 1:
+        if not s.elig >> i & 1:
             raise IllegalAction("not_your_turn", "you may not throw in to your partner")
-        rules = s.rules
-        hands = s.hands
-        dfn = s.dfn
-        room = len(atk) < s.limit and dfn.count(-1) < hands[s.defender].bit_count()
-        if rules.throw_in == "starter_first":
-            passed = s.passed
-            if passed >> i & 1:
-                raise IllegalAction("already_passed", "you already passed this round")
-            st = s.starter
-            if (
-                i != st
-                and room
-                and (elig & ~passed) >> st & 1
-                and (hands[st] if rules.cheater else hands[st] & s.rmask)
-            ):  # starter_open(s), inlined
-                raise IllegalAction("not_your_turn", f"seat {st + 1} throws in first (000 §7)")
         v = a.get("card")
         c = _CODE(v) if type(v) is str else None
-        if c is None:
-            c = card_field(a)
+        if c is None or not throw_mask(s, i) & BIT[c]:
+            _refuse_throw_in(s, i, a)  # raises
         bit = BIT[c]
-        if not hands[i] & bit:
-            raise IllegalAction("card_not_in_hand", "you do not hold that card")
-        if not room:
-            raise IllegalAction("limit_reached", "no more cards may be thrown in this round")
+        rules = s.rules
+        dfn = s.dfn
         rank = RANK_OF[c]
-        if not s.rmask & rank:
-            if not rules.cheater:
-                raise IllegalAction(
-                    "rank_not_on_table", "you may only throw in ranks on the table"
-                )
+        if not s.rmask & rank:  # only listed in cheater mode
             s.cheats |= 1 << len(atk)
         if rules.throw_in == "anyone":
             s.passed = 0  # 004: a new card resets the passes
@@ -206,6 +186,25 @@ def _attack(s: GameState, i: int, a: dict) -> None:
         settle(s)
     else:  # a fresh unbeaten card: the defender is awaited (what settle() would find)
         s.turn = SEAT_TURN[s.defender]
+
+
+def _refuse_throw_in(s: GameState, i: int, a: dict) -> None:
+    """Why seat i may not throw in card ``a["card"]`` (throw_mask said no), checked in the order
+    players expect: a pass, the starter's turn, the card, the room, the rank."""
+    rules = s.rules
+    ranks = -1 if rules.cheater else s.rmask
+    has_room = room(s)
+    if rules.throw_in == "starter_first":
+        if s.passed >> i & 1:
+            raise IllegalAction("already_passed", "you already passed this round")
+        if has_room and waits_for_starter(s, i, ranks):
+            raise IllegalAction("not_your_turn", f"seat {s.starter + 1} throws in first (000 §7)")
+    c = card_field(a)
+    if not s.hands[i] & BIT[c]:
+        raise IllegalAction("card_not_in_hand", "you do not hold that card")
+    if not has_room:
+        raise IllegalAction("limit_reached", "no more cards may be thrown in this round")
+    raise IllegalAction("rank_not_on_table", "you may only throw in ranks on the table")
 
 
 def _defend(s: GameState, i: int, a: dict) -> None:
@@ -310,20 +309,11 @@ def _pass(s: GameState, i: int, a: dict) -> None:
     passed = s.passed
     if passed >> i & 1:
         raise IllegalAction("already_passed", "you already passed")
-    # has_right() and throw_cards(), inlined
-    hands = s.hands
-    room = len(s.atk) < s.limit and s.dfn.count(-1) < hands[s.defender].bit_count()
-    rm = -1 if s.rules.cheater else s.rmask
-    st = s.starter
-    if (
-        s.rules.throw_in != "anyone"
-        and i != st
-        and room
-        and (elig & ~passed) >> st & 1
-        and hands[st] & rm
-    ):
-        raise IllegalAction("not_your_turn", f"seat {st + 1} throws in first (000 §7)")
-    if not room or not hands[i] & rm:
+    if not throw_mask(s, i):
+        if s.rules.throw_in != "anyone" and room(s) and waits_for_starter(
+            s, i, -1 if s.rules.cheater else s.rmask
+        ):
+            raise IllegalAction("not_your_turn", f"seat {s.starter + 1} throws in first (000 §7)")
         raise IllegalAction("not_your_turn", "you have nothing to throw in")
     s.passed = passed | 1 << i
     s.last = (i + 1, "pass", None, None)
@@ -431,24 +421,16 @@ def legal_actions(state: GameState, seat: Any) -> list[dict]:
         return res
     if i == s.defender:
         res = _defender_moves(s, i) if not s.took and -1 in s.dfn else []
-    else:  # a thrower: can_add(), has_right() and starter_open() inlined
-        res = []
-        elig = s.elig
-        if elig & bit and len(atk) < s.limit and s.dfn.count(-1) < hands[s.defender].bit_count():
-            rm = -1 if rules.cheater else s.rmask
-            passed = s.passed
-            st = s.starter
-            m = hands[i] & rm
-            if m and (
-                rules.throw_in == "anyone"
-                or not passed & bit
-                and (i == st or not (elig & ~passed & SEAT_BIT[st] and hands[st] & rm))
-            ):
-                res = list(map(_copy, (
-                    _A0[m & 8191] + _A1[m >> 13 & 8191] + _A2[m >> 26 & 8191] + _A3[m >> 39]
-                )))
-                if not passed & bit:
-                    res.append({"type": "pass"})
+    else:  # a thrower
+        m = throw_mask(s, i)
+        if m:
+            res = list(map(_copy, (
+                _A0[m & 8191] + _A1[m >> 13 & 8191] + _A2[m >> 26 & 8191] + _A3[m >> 39]
+            )))
+            if not s.passed & bit:
+                res.append({"type": "pass"})
+        else:
+            res = []
     if rules.cheater:
         _add_catches(s, i, res)
     return res
