@@ -26,7 +26,11 @@ from game.engine.bots.sample import Sampler
 from game.engine.cards import SUITS
 from game.engine.errors import IllegalAction
 
-MAX_CANDIDATES = 10  # the cheapest moves of each kind are searched, the rest never win anyway
+# Tuned on 100 seeded heads-up games against `lowest` (same deals each): no head start, 10
+# candidates 70.8 %; head start 0.04 / 8 candidates 77.3 %; 0.1 / 6 81.8 %; 0.2 / 6 80.6 %;
+# 0.1 / 6 with plain throw-ins of any rank in the playouts 87.8 % (the defaults)
+MAX_CANDIDATES = 6  # the cheapest plays and the heuristic's move; the rest rarely win anyway
+PRIOR = 0.1  # the heuristic's move starts this many points of win share ahead
 
 
 class ExpertBot(Bot):
@@ -40,8 +44,12 @@ class ExpertBot(Bot):
         min_worlds: int = 8,
         time_limit: float = 0.45,
         max_nodes: int = 4000,
+        prior: float = PRIOR,
+        max_candidates: int = MAX_CANDIDATES,
     ) -> None:
         self.iterations = iterations
+        self.prior = prior
+        self.max_candidates = max_candidates
         self.max_nodes = max_nodes
         self.min_worlds = min_worlds
         self.time_limit = time_limit
@@ -63,12 +71,15 @@ class ExpertBot(Bot):
         for a in rest:
             if a["type"] == "swap_trump":  # менка: the face-up trump for the lowest one
                 return a
-        moves = candidates(honest_actions(rest, view) or rest, view)
+        habit = self._fallback.choose(view, rng)
+        moves = candidates(honest_actions(rest, view) or rest, view, habit, self.max_candidates)
         if len(moves) == 1:
             return moves[0]
-        return self.search(view, moves, rng) or self._fallback.choose(view, rng)
+        return self.search(view, moves, rng, habit) or habit
 
-    def search(self, view: View, moves: list[Action], rng: random.Random) -> Action | None:
+    def search(
+        self, view: View, moves: list[Action], rng: random.Random, habit: Action | None = None
+    ) -> Action | None:
         """The move with the best total value over sampled worlds; None if no world fitted.
         Heads-up with the stock down to the face-up trump the one world is the real one: an
         exact search (bots/endgame.py) decides when it fits in its node budget."""
@@ -103,16 +114,22 @@ class ExpertBot(Bot):
                 break
         if not worlds:
             return None
+        if habit in moves:  # the heuristic's move wins ties and near-ties (sampling noise)
+            totals[moves.index(habit)] += self.prior * worlds
         best = max(range(len(moves)), key=lambda k: (totals[k], -k))
         return moves[best]
 
 
-def candidates(legal: list[Action], view: View) -> list[Action]:
+def candidates(
+    legal: list[Action], view: View, habit: Action | None = None, most: int = MAX_CANDIDATES
+) -> list[Action]:
     """The moves worth searching: all of them when few; else the cheapest few plays (by the card
-    they spend), always with take / pass / transfers, in the legal list's order."""
-    plays = [a for a in legal if a["type"] in ("attack", "defend")]
-    if len(legal) <= MAX_CANDIDATES:
+    they spend) and the heuristic's choice ``habit``, always with take / pass / transfers, in the
+    legal list's order."""
+    if len(legal) <= most:
         return legal
+    plays = [a for a in legal if a["type"] in ("attack", "defend")]
     cost = COST[SUITS.index(view["trump"])]
-    keep = {id(a) for a in sorted(plays, key=lambda a: cost[a["card"]])[:MAX_CANDIDATES - 2]}
-    return [a for a in legal if a["type"] not in ("attack", "defend") or id(a) in keep]
+    keep = {id(a) for a in sorted(plays, key=lambda a: cost[a["card"]])[:max(most - 2, 1)]}
+    return [a for a in legal
+            if a["type"] not in ("attack", "defend") or id(a) in keep or a == habit]

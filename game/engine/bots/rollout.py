@@ -2,8 +2,8 @@
 
 Fast rather than clever, but not random: a random playout tells a search little about Durak,
 where keeping trumps and shedding small plain cards decides most games. The habits: lead the
-cheapest plain card (pairs first), throw in cheap plain cards while the stock lasts and anything at
-the end, cover with the cheapest beater, take rather than spend a high trump early, transfer with a
+cheapest plain card (pairs first), throw in plain cards while the stock lasts and anything at the
+end, cover with the cheapest beater, take rather than spend a high trump early, transfer with a
 plain card.
 """
 from __future__ import annotations
@@ -24,7 +24,8 @@ COST: tuple[dict[str, int], ...] = tuple(
 )
 RANK: dict[str, int] = {CARD_STR[c]: c >> 2 for c in range(52)}
 HIGH_TRUMP = 20 + 10  # a queen of trumps or higher
-CHEAP_THROW = 9       # plain cards up to the jack are thrown in while the stock lasts
+CHEAP_THROW = 12      # every plain card is thrown in while the stock lasts (beat "up to the
+#                       jack" in the expert's tuning: 87.8 % vs 81.8 % of 100 games vs lowest)
 DEEP_STOCK = 8
 
 
