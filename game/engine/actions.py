@@ -26,9 +26,9 @@ from game.engine.checks import (
     transfer_problem,
 )
 from game.engine.errors import IllegalAction
+from game.engine.events import event
 from game.engine.flow import (
     MAX_MOVES,
-    SEAT_TURN,
     defender_done,
     resign_result,
     room,
@@ -116,7 +116,7 @@ def do_resign(state: GameState, i: int, reason: str) -> GameState:
         raise IllegalAction("player_out", "you have already finished this game")
     s = state.copy()
     resign_result(s, i, reason)
-    s.last = {"seat": i + 1, "type": "resign", "reason": reason}
+    s.last = event(i + 1, "resign", None, reason=reason)
     s.moves += 1
     return s
 
@@ -181,11 +181,11 @@ def _attack(s: GameState, i: int, a: dict) -> None:
         s.rmask |= rank
     s.hands = hands = [*s.hands]  # [*x] copies without building a slice object
     hands[i] ^= bit
-    s.last = (i + 1, "attack", v, None)
+    s.last = (i + 1, "attack", v, None, None, None)
     if s.took:
         settle(s)
     else:  # a fresh unbeaten card: the defender is awaited (what settle() would find)
-        s.turn = SEAT_TURN[s.defender]
+        s.turn = SEAT_BIT[s.defender]
 
 
 def _refuse_throw_in(s: GameState, i: int, a: dict) -> None:
@@ -244,9 +244,9 @@ def _defend(s: GameState, i: int, a: dict) -> None:
     s.rmask |= RANK_OF[c]
     if s.rules.throw_in == "anyone":
         s.passed = 0
-    s.last = (i + 1, "defend", v, vt)
+    s.last = (i + 1, "defend", v, vt, None, None)
     if -1 in dfn:  # what settle() would find: the defender is still awaited
-        s.turn = SEAT_TURN[i]
+        s.turn = SEAT_BIT[i]
     else:
         defender_done(s)
 
@@ -280,9 +280,10 @@ def _transfer(s: GameState, i: int, a: dict) -> None:
     s.starter = i  # 000 §8: the transferrer throws in first
     s.passed = 0
     s.limit = min(round_cap(s), s.hands[nd].bit_count())
-    s.last = {"seat": i + 1, "type": "transfer", "card": CARD_STR[c], "to": nd + 1}
     if show:
-        s.last["show"] = True
+        s.last = event(i + 1, "transfer", CARD_STR[c], to=nd + 1, show=True)
+    else:
+        s.last = event(i + 1, "transfer", CARD_STR[c], to=nd + 1)
     settle(s)
 
 
@@ -294,7 +295,7 @@ def _take(s: GameState, i: int, a: dict) -> None:
     if -1 not in s.dfn:
         raise IllegalAction("nothing_to_take", "every card is beaten")
     s.took = True
-    s.last = (i + 1, "take", None, None)
+    s.last = (i + 1, "take", None, None, None, None)
     defender_done(s)  # what settle() would do after «Беру»
 
 
@@ -316,9 +317,9 @@ def _pass(s: GameState, i: int, a: dict) -> None:
             raise IllegalAction("not_your_turn", f"seat {s.starter + 1} throws in first (000 §7)")
         raise IllegalAction("not_your_turn", "you have nothing to throw in")
     s.passed = passed | 1 << i
-    s.last = (i + 1, "pass", None, None)
+    s.last = (i + 1, "pass", None, None, None, None)
     if not s.took and -1 in s.dfn:  # settle(), inlined: the defender is still awaited
-        s.turn = SEAT_TURN[s.defender]
+        s.turn = SEAT_BIT[s.defender]
     else:
         defender_done(s)
 
@@ -352,7 +353,7 @@ def _swap_trump(s: GameState, i: int, a: dict) -> None:
     s.trump_card = c
     s.swap_used = True
     remember(s, i, BIT[up])
-    s.last = {"seat": i + 1, "type": "swap_trump", "card": CARD_STR[c], "took": CARD_STR[up]}
+    s.last = event(i + 1, "swap_trump", CARD_STR[c], took=CARD_STR[up])
     settle(s)
 
 

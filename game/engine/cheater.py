@@ -5,6 +5,7 @@ from game.engine.cards import BIT, CARD_STR, bits
 from game.engine.checks import card_field
 from game.engine.deal import rng_for
 from game.engine.errors import IllegalAction
+from game.engine.events import event
 from game.engine.flow import finish_round, settle
 from game.engine.seats import same_team
 from game.engine.state import GameState, forget, remember
@@ -52,13 +53,9 @@ def catch(s: GameState, i: int, a: dict) -> None:
         raise IllegalAction("own_card", "you cannot catch your own or your partner's card")
     if s.banned >> i & 1:
         raise IllegalAction("catch_banned", "after a false accusation you cannot catch this round")
-    s.last = {
-        "seat": i + 1,
-        "type": "catch",
-        "card": CARD_STR[c],
-        "cheater": laid + 1 if dishonest else None,
-        "caught": dishonest,
-    }
+    s.last = event(
+        i + 1, "catch", CARD_STR[c], cheater=laid + 1 if dishonest else None, caught=dishonest
+    )
     if dishonest:
         finish_round(s, "caught", laid)
         return
@@ -77,7 +74,7 @@ def catch(s: GameState, i: int, a: dict) -> None:
         s.hands[i] |= BIT[pick]
         forget(s, i, BIT[pick])  # a hidden draw: even a card once known in his hand is not now
         penalty = True
-    s.last["penalty"] = penalty
+    s.last[5]["penalty"] = penalty
     s.banned |= 1 << i
     settle(s)
 

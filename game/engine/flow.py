@@ -9,6 +9,7 @@ from game.engine.seats import (
     _NEXT_ACTIVE,
     _NEXT_OPPONENT,
     _OPPONENTS,
+    _SEATS_OF,
     SEAT_BIT,
     is_active,
     next_opponent,
@@ -66,22 +67,17 @@ def throw_mask(s: GameState, i: int) -> int:
     return m
 
 
-_SEATS_OF = tuple(tuple(j for j in range(6) if m >> j & 1) for m in range(64))
-# whose_turn's answer (1-based seats) for every bitmask of seat indexes, and for one seat index:
-# state.turn holds one of these shared tuples, so settling a turn allocates nothing
-TURN_OF: tuple[tuple[int, ...], ...] = tuple(tuple(j + 1 for j in seats) for seats in _SEATS_OF)
-SEAT_TURN: tuple[tuple[int, ...], ...] = tuple(TURN_OF[1 << j] for j in range(6))
 
 
 def settle(s: GameState) -> None:
     """After an action: close the round if nobody can or will act, else cache who is awaited
     (``s.turn``)."""
     if s.phase != "play":
-        s.turn = ()
+        s.turn = 0
     elif not s.atk:
-        s.turn = SEAT_TURN[s.starter]
+        s.turn = SEAT_BIT[s.starter]
     elif not s.took and -1 in s.dfn:
-        s.turn = SEAT_TURN[s.defender]
+        s.turn = SEAT_BIT[s.defender]
     else:
         defender_done(s)
 
@@ -103,7 +99,7 @@ def defender_done(s: GameState) -> None:
                 st = s.starter
                 if elig & SEAT_BIT[st]:
                     if hands[st] & rmask:
-                        s.turn = SEAT_TURN[st]
+                        s.turn = SEAT_BIT[st]
                         return
                     elig ^= SEAT_BIT[st]
             m = 0
@@ -111,13 +107,13 @@ def defender_done(s: GameState) -> None:
                 if hands[j] & rmask:
                     m |= SEAT_BIT[j]
             if m:
-                s.turn = TURN_OF[m]
+                s.turn = m
                 return
     how = "take" if took else "bito"
     if rules.cheater:  # 000 §12: the 4-second check phase comes before the close
         s.phase = "check"
         s.pending = how
-        s.turn = ()
+        s.turn = 0
     else:
         finish_round(s, how)
 
@@ -157,8 +153,9 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
     s.cheats = 0
     s.rmask = 0
     s.pending = None
-    last = s.last
-    s.last = last[:4] + (how,) if type(last) is tuple else dict(last or {}, closed=how)
+    last = s.last  # the last event, marked with how the round closed (events.py)
+    s.last = (last[0], last[1], last[2], last[3], how, last[5]) if last else (
+        None, None, None, None, how, None)
 
     out = s.out_mask
     order = _REFILL.get((s.n, s.leader, d, out)) or _refill_order(s)
@@ -281,7 +278,7 @@ def set_result(
     }
     s.phase = "over"
     s.pending = None
-    s.turn = ()
+    s.turn = 0
     # a game ended mid-round (resign, timeout, cap) leaves its cards on the table
 
 
@@ -329,4 +326,4 @@ def start_round(s: GameState, lead: int) -> None:
     cap = r._cap1 if s.round == 1 else r._capn
     h = s.hands[d].bit_count()
     s.limit = cap if cap < h else h
-    s.turn = SEAT_TURN[lead]
+    s.turn = SEAT_BIT[lead]

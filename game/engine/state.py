@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from game.engine.cards import CARD_CODE, CARD_STR, RANK_OF, SUITS, from_strs, to_strs
-from game.engine.events import last_event
+from game.engine.events import Event, from_public, last_event
 from game.engine.rules import Rules
-from game.engine.seats import thrower_mask
+from game.engine.seats import TURN_OF, thrower_mask
 
 STATE_FORMAT = 1
 
@@ -89,12 +89,12 @@ class GameState:
     seed: int | str
     rng_n: int              # how many random draws were made (RNG = Random(f"{seed}:{rng_n}"))
     moves: int              # actions applied (monotonic)
-    last: dict[str, Any] | None
+    last: Event | None      # events.py: always a 6-tuple
     stall: int              # rounds closed since the discard last grew or someone went out
     best: int               # largest discard size seen
     dealer: int
-    turn: tuple[int, ...]   # seats (1-based!) whose action is awaited: whose_turn's answer,
-    #                         cached by flow.settle as one of flow's shared TURN_OF tuples
+    turn: int               # seats (bitmask) whose action is awaited: whose_turn's answer
+    #                         (seats.TURN_OF[turn]), cached by flow.settle after every move
     elig: int               # cached thrower mask for the current defender (seats.thrower_mask)
 
     def copy(self) -> GameState:
@@ -171,7 +171,7 @@ class GameState:
             "stall": self.stall,
             "best": self.best,
             "dealer": self.dealer + 1,
-            "awaiting": list(self.turn),
+            "awaiting": list(TURN_OF[self.turn]),
         }
 
     @classmethod
@@ -228,11 +228,11 @@ class GameState:
             s.seed = d["seed"]
             s.rng_n = int(d["rng_n"])
             s.moves = int(d["moves"])
-            s.last = d["last"]
+            s.last = from_public(d["last"])
             s.stall = int(d["stall"])
             s.best = int(d["best"])
             s.dealer = int(d["dealer"]) - 1
-            s.turn = tuple(int(x) for x in d["awaiting"])
+            s.turn = _mask([int(x) for x in d["awaiting"]])
             s.elig = thrower_mask(s)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
             raise ValueError(f"malformed game state: {e!r}") from e

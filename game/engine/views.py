@@ -11,7 +11,7 @@ from game.engine.actions import legal_actions
 from game.engine.cards import CARD_STR, SUITS, to_strs
 from game.engine.cheater import catch_targets
 from game.engine.events import last_event
-from game.engine.seats import partner
+from game.engine.seats import TURN_OF, partner
 from game.engine.state import GameState
 
 _SEAT_LISTS = tuple(tuple(j + 1 for j in range(6) if m >> j & 1) for m in range(64))
@@ -33,8 +33,8 @@ def _known(s: GameState) -> dict[str, list[str]]:
 
 def whose_turn(state: GameState) -> list[int]:
     """Seats (1-based) whose action is awaited now; [] in the check phase and after the end.
-    Cheap (a copy of the cached ``state.turn``): the bench and the server's timers use it."""
-    return [*state.turn]
+    Cheap (the cached ``state.turn`` mask, looked up): the bench and the server's timers use it."""
+    return [*TURN_OF[state.turn]]
 
 
 def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
@@ -66,7 +66,7 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
         "leader": s.leader + 1 if playing else None,
         "attacker": s.starter + 1 if playing else None,
         "defender": s.defender + 1 if playing else None,
-        "turn": [*s.turn],  # whose_turn(s)
+        "turn": [*TURN_OF[s.turn]],  # whose_turn(s)
         "legal": legal_actions(s, i + 1) if i >= 0 else [],
         "took": s.took,
         "passed": _seats(s.passed),

@@ -11,6 +11,7 @@ from typing import Any
 
 from game.engine.actions import apply_action, legal_actions
 from game.engine.bots.rollout import policy, value
+from game.engine.seats import TURN_OF
 from game.engine.state import GameState
 
 Action = dict[str, Any]
@@ -76,7 +77,7 @@ class Solver:
             return hi
         alpha, beta = max(alpha, lo), min(beta, hi)
         a0, b0 = alpha, beta
-        seat = s.turn[0]
+        seat = TURN_OF[s.turn][0]
         moves = self._order(s, seat, legal_actions(s, seat))
         if seat == self.seat:
             v = -1.0

@@ -14,6 +14,7 @@ from typing import Any
 from game.engine.actions import apply_action, legal_actions
 from game.engine.cards import CARD_STR, RANK_MASK
 from game.engine.cheater import end_check
+from game.engine.seats import TURN_OF
 from game.engine.state import GameState
 
 Action = dict[str, Any]
@@ -93,7 +94,7 @@ def playout(s: GameState, rng: random.Random, limit: int = 600) -> dict[str, Any
                 return s.result
             s = end_check(s)
             continue
-        turn = s.turn
+        turn = TURN_OF[s.turn]
         seat = turn[0] if len(turn) == 1 else turn[int(rnd() * len(turn))]
         s = apply_action(s, seat, policy(s, seat, legal_actions(s, seat)))
     return None

@@ -149,6 +149,6 @@ class Sampler:
         s.stall = 0
         s.best = self.discard_n
         s.dealer = 0
-        s.turn = tuple(v["turn"])
+        s.turn = _mask(v["turn"])
         s.elig = thrower_mask(s)
         return s
