@@ -108,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--a-seats", type=int, default=1, help="seats of a when not in pairs")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--every", type=int, default=0, help="print the running W/L/D every N games")
     args = p.parse_args(argv)
     rd: dict[str, Any] = {"variant": args.variant, "deck_size": args.deck, "pairs": args.pairs,
                           "cheater": args.cheater}
@@ -118,10 +119,15 @@ def main(argv: list[str] | None = None) -> int:
 
     counts = {"win": 0, "loss": 0, "draw": 0}
     times: dict[str, list[float]] = {}
-    for res, t in run(rules, args.players, args.a, args.b, args.games, k, args.seed, args.jobs):
+    for g, (res, t) in enumerate(
+        run(rules, args.players, args.a, args.b, args.games, k, args.seed, args.jobs), 1
+    ):
         counts[res] += 1
         for level, xs in t.items():
             times.setdefault(level, []).extend(xs)
+        if args.every and g % args.every == 0:
+            print(f"  ... {g} games: W {counts['win']}  L {counts['loss']}  D {counts['draw']}",
+                  flush=True)
 
     w, lo, d = counts["win"], counts["loss"], counts["draw"]
     decided = w + lo
