@@ -26,17 +26,20 @@ from game.engine.checks import (
     transfer_problem,
 )
 from game.engine.errors import IllegalAction
+from game.engine.events import event
 from game.engine.flow import (
     MAX_MOVES,
-    SEAT_TURN,
     defender_done,
     resign_result,
+    room,
     round_cap,
     set_result,
     settle,
+    throw_mask,
+    waits_for_starter,
 )
 from game.engine.seats import SEAT_BIT, is_active, thrower_mask
-from game.engine.state import GameState
+from game.engine.state import GameState, remember
 
 RESIGN_REASONS = ("resign", "timeout")
 _C0, _C1, _C2, _C3 = CHUNKS
@@ -113,7 +116,7 @@ def do_resign(state: GameState, i: int, reason: str) -> GameState:
         raise IllegalAction("player_out", "you have already finished this game")
     s = state.copy()
     resign_result(s, i, reason)
-    s.last = {"seat": i + 1, "type": "resign", "reason": reason}
+    s.last = event(i + 1, "resign", None, reason=reason)
     s.moves += 1
     return s
 
@@ -158,40 +161,17 @@ def _attack(s: GameState, i: int, a: dict) -> None:
     else:
         if i == s.defender:
             raise IllegalAction("not_your_turn", "the defender cannot throw in")
-        elig = s.elig
-        if not elig >> i & 1:
+        if not s.elig >> i & 1:
             raise IllegalAction("not_your_turn", "you may not throw in to your partner")
-        rules = s.rules
-        hands = s.hands
-        dfn = s.dfn
-        room = len(atk) < s.limit and dfn.count(-1) < hands[s.defender].bit_count()
-        if rules.throw_in == "starter_first":
-            passed = s.passed
-            if passed >> i & 1:
-                raise IllegalAction("already_passed", "you already passed this round")
-            st = s.starter
-            if (
-                i != st
-                and room
-                and (elig & ~passed) >> st & 1
-                and (hands[st] if rules.cheater else hands[st] & s.rmask)
-            ):  # starter_open(s), inlined
-                raise IllegalAction("not_your_turn", f"seat {st + 1} throws in first (000 §7)")
         v = a.get("card")
         c = _CODE(v) if type(v) is str else None
-        if c is None:
-            c = card_field(a)
+        if c is None or not throw_mask(s, i) & BIT[c]:
+            _refuse_throw_in(s, i, a)  # raises
         bit = BIT[c]
-        if not hands[i] & bit:
-            raise IllegalAction("card_not_in_hand", "you do not hold that card")
-        if not room:
-            raise IllegalAction("limit_reached", "no more cards may be thrown in this round")
+        rules = s.rules
+        dfn = s.dfn
         rank = RANK_OF[c]
-        if not s.rmask & rank:
-            if not rules.cheater:
-                raise IllegalAction(
-                    "rank_not_on_table", "you may only throw in ranks on the table"
-                )
+        if not s.rmask & rank:  # only listed in cheater mode
             s.cheats |= 1 << len(atk)
         if rules.throw_in == "anyone":
             s.passed = 0  # 004: a new card resets the passes
@@ -201,11 +181,30 @@ def _attack(s: GameState, i: int, a: dict) -> None:
         s.rmask |= rank
     s.hands = hands = [*s.hands]  # [*x] copies without building a slice object
     hands[i] ^= bit
-    s.last = (i + 1, "attack", v, None)
+    s.last = (i + 1, "attack", v, None, None, None)
     if s.took:
         settle(s)
     else:  # a fresh unbeaten card: the defender is awaited (what settle() would find)
-        s.turn = SEAT_TURN[s.defender]
+        s.turn = SEAT_BIT[s.defender]
+
+
+def _refuse_throw_in(s: GameState, i: int, a: dict) -> None:
+    """Why seat i may not throw in card ``a["card"]`` (throw_mask said no), checked in the order
+    players expect: a pass, the starter's turn, the card, the room, the rank."""
+    rules = s.rules
+    ranks = -1 if rules.cheater else s.rmask
+    has_room = room(s)
+    if rules.throw_in == "starter_first":
+        if s.passed >> i & 1:
+            raise IllegalAction("already_passed", "you already passed this round")
+        if has_room and waits_for_starter(s, i, ranks):
+            raise IllegalAction("not_your_turn", f"seat {s.starter + 1} throws in first (000 §7)")
+    c = card_field(a)
+    if not s.hands[i] & BIT[c]:
+        raise IllegalAction("card_not_in_hand", "you do not hold that card")
+    if not has_room:
+        raise IllegalAction("limit_reached", "no more cards may be thrown in this round")
+    raise IllegalAction("rank_not_on_table", "you may only throw in ranks on the table")
 
 
 def _defend(s: GameState, i: int, a: dict) -> None:
@@ -245,9 +244,9 @@ def _defend(s: GameState, i: int, a: dict) -> None:
     s.rmask |= RANK_OF[c]
     if s.rules.throw_in == "anyone":
         s.passed = 0
-    s.last = (i + 1, "defend", v, vt)
+    s.last = (i + 1, "defend", v, vt, None, None)
     if -1 in dfn:  # what settle() would find: the defender is still awaited
-        s.turn = SEAT_TURN[i]
+        s.turn = SEAT_BIT[i]
     else:
         defender_done(s)
 
@@ -268,6 +267,7 @@ def _transfer(s: GameState, i: int, a: dict) -> None:
         if not show_cards(s, i) & BIT[c]:
             raise IllegalAction("rank_mismatch", "show a trump of the rank on the table")
         s.shown |= 1 << i
+        remember(s, i, BIT[c])
     else:
         honest = bool(honest_transfer_cards(s, i) & BIT[c])
         if not honest and not s.rules.cheater:
@@ -280,9 +280,10 @@ def _transfer(s: GameState, i: int, a: dict) -> None:
     s.starter = i  # 000 §8: the transferrer throws in first
     s.passed = 0
     s.limit = min(round_cap(s), s.hands[nd].bit_count())
-    s.last = {"seat": i + 1, "type": "transfer", "card": CARD_STR[c], "to": nd + 1}
     if show:
-        s.last["show"] = True
+        s.last = event(i + 1, "transfer", CARD_STR[c], to=nd + 1, show=True)
+    else:
+        s.last = event(i + 1, "transfer", CARD_STR[c], to=nd + 1)
     settle(s)
 
 
@@ -294,7 +295,7 @@ def _take(s: GameState, i: int, a: dict) -> None:
     if -1 not in s.dfn:
         raise IllegalAction("nothing_to_take", "every card is beaten")
     s.took = True
-    s.last = (i + 1, "take", None, None)
+    s.last = (i + 1, "take", None, None, None, None)
     defender_done(s)  # what settle() would do after «Беру»
 
 
@@ -309,25 +310,16 @@ def _pass(s: GameState, i: int, a: dict) -> None:
     passed = s.passed
     if passed >> i & 1:
         raise IllegalAction("already_passed", "you already passed")
-    # has_right() and throw_cards(), inlined
-    hands = s.hands
-    room = len(s.atk) < s.limit and s.dfn.count(-1) < hands[s.defender].bit_count()
-    rm = -1 if s.rules.cheater else s.rmask
-    st = s.starter
-    if (
-        s.rules.throw_in != "anyone"
-        and i != st
-        and room
-        and (elig & ~passed) >> st & 1
-        and hands[st] & rm
-    ):
-        raise IllegalAction("not_your_turn", f"seat {st + 1} throws in first (000 §7)")
-    if not room or not hands[i] & rm:
+    if not throw_mask(s, i):
+        if s.rules.throw_in != "anyone" and room(s) and waits_for_starter(
+            s, i, -1 if s.rules.cheater else s.rmask
+        ):
+            raise IllegalAction("not_your_turn", f"seat {s.starter + 1} throws in first (000 §7)")
         raise IllegalAction("not_your_turn", "you have nothing to throw in")
     s.passed = passed | 1 << i
-    s.last = (i + 1, "pass", None, None)
+    s.last = (i + 1, "pass", None, None, None, None)
     if not s.took and -1 in s.dfn:  # settle(), inlined: the defender is still awaited
-        s.turn = SEAT_TURN[s.defender]
+        s.turn = SEAT_BIT[s.defender]
     else:
         defender_done(s)
 
@@ -360,7 +352,8 @@ def _swap_trump(s: GameState, i: int, a: dict) -> None:
     s.stock = s.stock[:-1] + (c,)
     s.trump_card = c
     s.swap_used = True
-    s.last = {"seat": i + 1, "type": "swap_trump", "card": CARD_STR[c], "took": CARD_STR[up]}
+    remember(s, i, BIT[up])
+    s.last = event(i + 1, "swap_trump", CARD_STR[c], took=CARD_STR[up])
     settle(s)
 
 
@@ -429,24 +422,16 @@ def legal_actions(state: GameState, seat: Any) -> list[dict]:
         return res
     if i == s.defender:
         res = _defender_moves(s, i) if not s.took and -1 in s.dfn else []
-    else:  # a thrower: can_add(), has_right() and starter_open() inlined
-        res = []
-        elig = s.elig
-        if elig & bit and len(atk) < s.limit and s.dfn.count(-1) < hands[s.defender].bit_count():
-            rm = -1 if rules.cheater else s.rmask
-            passed = s.passed
-            st = s.starter
-            m = hands[i] & rm
-            if m and (
-                rules.throw_in == "anyone"
-                or not passed & bit
-                and (i == st or not (elig & ~passed & SEAT_BIT[st] and hands[st] & rm))
-            ):
-                res = list(map(_copy, (
-                    _A0[m & 8191] + _A1[m >> 13 & 8191] + _A2[m >> 26 & 8191] + _A3[m >> 39]
-                )))
-                if not passed & bit:
-                    res.append({"type": "pass"})
+    else:  # a thrower
+        m = throw_mask(s, i)
+        if m:
+            res = list(map(_copy, (
+                _A0[m & 8191] + _A1[m >> 13 & 8191] + _A2[m >> 26 & 8191] + _A3[m >> 39]
+            )))
+            if not s.passed & bit:
+                res.append({"type": "pass"})
+        else:
+            res = []
     if rules.cheater:
         _add_catches(s, i, res)
     return res

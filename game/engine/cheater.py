@@ -5,9 +5,10 @@ from game.engine.cards import BIT, CARD_STR, bits
 from game.engine.checks import card_field
 from game.engine.deal import rng_for
 from game.engine.errors import IllegalAction
+from game.engine.events import event
 from game.engine.flow import finish_round, settle
 from game.engine.seats import same_team
-from game.engine.state import GameState
+from game.engine.state import GameState, forget, remember
 
 
 def catch_targets(s: GameState, i: int) -> list[int]:
@@ -52,13 +53,9 @@ def catch(s: GameState, i: int, a: dict) -> None:
         raise IllegalAction("own_card", "you cannot catch your own or your partner's card")
     if s.banned >> i & 1:
         raise IllegalAction("catch_banned", "after a false accusation you cannot catch this round")
-    s.last = {
-        "seat": i + 1,
-        "type": "catch",
-        "card": CARD_STR[c],
-        "cheater": laid + 1 if dishonest else None,
-        "caught": dishonest,
-    }
+    s.last = event(
+        i + 1, "catch", CARD_STR[c], cheater=laid + 1 if dishonest else None, caught=dishonest
+    )
     if dishonest:
         finish_round(s, "caught", laid)
         return
@@ -66,6 +63,8 @@ def catch(s: GameState, i: int, a: dict) -> None:
     s.hands = s.hands[:]
     if s.stock:
         s.hands[i] |= BIT[s.stock[0]]
+        if len(s.stock) == 1:  # the face-up trump: everyone sees who gets it
+            remember(s, i, BIT[s.stock[0]])
         s.stock = s.stock[1:]
         penalty = True
     elif s.discard:
@@ -73,8 +72,9 @@ def catch(s: GameState, i: int, a: dict) -> None:
         pick = pile[rng_for(s).randrange(len(pile))]
         s.discard &= ~BIT[pick]
         s.hands[i] |= BIT[pick]
+        forget(s, i, BIT[pick])  # a hidden draw: even a card once known in his hand is not now
         penalty = True
-    s.last["penalty"] = penalty
+    s.last[5]["penalty"] = penalty
     s.banned |= 1 << i
     settle(s)
 

@@ -119,6 +119,7 @@ def new_game(
     s.trump = codes[-1] & 3
     s.discard = 0
     s.gone = 0
+    s.known = (0,) * n
     s.atk = ()
     s.dfn = ()
     s.atk_by = ()
@@ -144,13 +145,19 @@ def new_game(
 
 def _first_move(s: GameState) -> int:
     """000 §5: lowest trump, else lowest card, ties → lowest seat; 004: lowest trump, else random;
-    002: left of the dealer."""
+    002: left of the dealer, or «всегда вы» / «всегда компьютер» (humans_first / bots_first: the
+    lowest trump, else lowest card, among the human / bot seats; everyone if there are none)."""
     how = s.rules.first_move
     if how == "left_of_dealer":
         return (s.dealer + 1) % s.n
+    seats = range(s.n)
+    if how == "humans_first" or how == "bots_first":
+        group = [i for i in seats if bool(s.bots >> i & 1) == (how == "bots_first")]
+        seats = group or seats
     tm = SUIT_MASK[s.trump]
     best, who = 99, -1
-    for i, h in enumerate(s.hands):
+    for i in seats:
+        h = s.hands[i]
         if h & tm:
             c = lowest(h & tm)
             if c < best:
@@ -160,8 +167,8 @@ def _first_move(s: GameState) -> int:
     if how == "lowest_trump_or_random":
         return rng_for(s).randrange(s.n)
     best_rank = 99
-    for i, h in enumerate(s.hands):
-        r = lowest(h) >> 2
+    for i in seats:
+        r = lowest(s.hands[i]) >> 2
         if r < best_rank:
             best_rank, who = r, i
     return who

@@ -10,6 +10,12 @@ if TYPE_CHECKING:
 # SEAT_BIT[i] = 1 << i: ``mask & SEAT_BIT[i]`` is one int operation where ``mask >> i & 1`` is
 # two (int bit operations are not specialised by CPython 3.11; a tuple subscript is)
 SEAT_BIT: tuple[int, ...] = tuple(1 << i for i in range(6))
+# seat indexes of every 6-seat bitmask, and the same as 1-based seat numbers: whose_turn's answer
+# for the awaited mask ``state.turn`` (a lookup, no allocation while settling a turn)
+_SEATS_OF: tuple[tuple[int, ...], ...] = tuple(
+    tuple(j for j in range(6) if m >> j & 1) for m in range(64)
+)
+TURN_OF: tuple[tuple[int, ...], ...] = tuple(tuple(j + 1 for j in seats) for seats in _SEATS_OF)
 
 
 def is_active(s: GameState, i: int) -> bool:

@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from game.engine.cards import CARD_CODE, CARD_STR, RANK_OF, SUITS, from_strs, to_strs
-from game.engine.events import last_event
+from game.engine.events import Event, from_public, last_event
 from game.engine.rules import Rules
-from game.engine.seats import thrower_mask
+from game.engine.seats import TURN_OF, thrower_mask
 
 STATE_FORMAT = 1
 
@@ -25,6 +25,21 @@ def _mask(seats: list[int]) -> int:
     for s in seats:
         m |= 1 << (s - 1)
     return m
+
+
+def remember(s: GameState, i: int, mask: int) -> None:
+    """Seat i was publicly seen getting (or showing) the cards of ``mask``: the seat memory
+    views derive ``known`` from (replaces the tuple, never mutates it)."""
+    k = list(s.known)
+    k[i] |= mask
+    s.known = tuple(k)
+
+
+def forget(s: GameState, i: int, mask: int) -> None:
+    """The cards of ``mask`` entered seat i's hand unseen: drop them from his memory."""
+    k = list(s.known)
+    k[i] &= ~mask
+    s.known = tuple(k)
 
 
 class GameState:
@@ -48,6 +63,8 @@ class GameState:
     trump_card: int         # the face-up card (code)
     discard: int            # bitmask (the bito pile)
     gone: int               # every card ever seen going to the discard (public memory)
+    known: tuple[int, ...]  # per seat: cards publicly seen entering that hand (a take, a caught
+    #                         table, a shown or drawn face-up trump, менка); views: known & hand
     atk: tuple[int, ...]    # attack cards in table order
     dfn: tuple[int, ...]    # defence per attack slot, -1 = unbeaten
     atk_by: tuple[int, ...]  # seat index that laid each attack card
@@ -72,12 +89,12 @@ class GameState:
     seed: int | str
     rng_n: int              # how many random draws were made (RNG = Random(f"{seed}:{rng_n}"))
     moves: int              # actions applied (monotonic)
-    last: dict[str, Any] | None
+    last: Event | None      # events.py: always a 6-tuple
     stall: int              # rounds closed since the discard last grew or someone went out
     best: int               # largest discard size seen
     dealer: int
-    turn: tuple[int, ...]   # seats (1-based!) whose action is awaited: whose_turn's answer,
-    #                         cached by flow.settle as one of flow's shared TURN_OF tuples
+    turn: int               # seats (bitmask) whose action is awaited: whose_turn's answer
+    #                         (seats.TURN_OF[turn]), cached by flow.settle after every move
     elig: int               # cached thrower mask for the current defender (seats.thrower_mask)
 
     def copy(self) -> GameState:
@@ -121,6 +138,7 @@ class GameState:
             "trump_card": CARD_STR[self.trump_card],
             "discard": to_strs(self.discard),
             "gone": to_strs(self.gone),
+            "known": [to_strs(k) for k in self.known],
             "table": [
                 {
                     "attack": CARD_STR[a],
@@ -153,7 +171,7 @@ class GameState:
             "stall": self.stall,
             "best": self.best,
             "dealer": self.dealer + 1,
-            "awaiting": list(self.turn),
+            "awaiting": list(TURN_OF[self.turn]),
         }
 
     @classmethod
@@ -170,6 +188,10 @@ class GameState:
             s.trump_card = CARD_CODE[d["trump_card"]]
             s.discard = from_strs(d["discard"])
             s.gone = from_strs(d["gone"])
+            # states saved before the seat memory existed remember nothing
+            s.known = tuple(from_strs(k) for k in d.get("known") or [[]] * s.n)
+            if len(s.known) != s.n:
+                raise ValueError("known must list one card set per seat")
             table = d["table"]
             s.atk = tuple(CARD_CODE[t["attack"]] for t in table)
             s.dfn = tuple(
@@ -206,11 +228,11 @@ class GameState:
             s.seed = d["seed"]
             s.rng_n = int(d["rng_n"])
             s.moves = int(d["moves"])
-            s.last = d["last"]
+            s.last = from_public(d["last"])
             s.stall = int(d["stall"])
             s.best = int(d["best"])
             s.dealer = int(d["dealer"]) - 1
-            s.turn = tuple(int(x) for x in d["awaiting"])
+            s.turn = _mask([int(x) for x in d["awaiting"]])
             s.elig = thrower_mask(s)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
             raise ValueError(f"malformed game state: {e!r}") from e

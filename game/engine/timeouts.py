@@ -18,7 +18,7 @@ def timeout_action(state: GameState, seat: Any) -> dict:
         raise IllegalAction("game_over", "the game is over")
     if state.phase == "check":
         raise IllegalAction("check_phase", "the check phase is ended by end_check")
-    if seat not in state.turn:
+    if not state.turn >> i & 1:
         raise IllegalAction("not_your_turn", "this seat's action is not awaited")
     lose = state.rules.timeout == "lose"
     if not state.atk:

@@ -11,7 +11,7 @@ from game.engine.actions import legal_actions
 from game.engine.cards import CARD_STR, SUITS, to_strs
 from game.engine.cheater import catch_targets
 from game.engine.events import last_event
-from game.engine.seats import partner
+from game.engine.seats import TURN_OF, partner
 from game.engine.state import GameState
 
 _SEAT_LISTS = tuple(tuple(j + 1 for j in range(6) if m >> j & 1) for m in range(64))
@@ -26,10 +26,15 @@ def _seats(mask: int) -> list[int]:
     return [j + 1 for j in range(mask.bit_length()) if mask >> j & 1]
 
 
+def _known(s: GameState) -> dict[str, list[str]]:
+    """The seat memory: per seat (only those with any), the publicly seen cards it still holds."""
+    return {_KEYS[j]: to_strs(m & h) for j, (m, h) in enumerate(zip(s.known, s.hands)) if m & h}  # noqa: B905
+
+
 def whose_turn(state: GameState) -> list[int]:
     """Seats (1-based) whose action is awaited now; [] in the check phase and after the end.
-    Cheap (a copy of the cached ``state.turn``): the bench and the server's timers use it."""
-    return [*state.turn]
+    Cheap (the cached ``state.turn`` mask, looked up): the bench and the server's timers use it."""
+    return [*TURN_OF[state.turn]]
 
 
 def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
@@ -61,7 +66,7 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
         "leader": s.leader + 1 if playing else None,
         "attacker": s.starter + 1 if playing else None,
         "defender": s.defender + 1 if playing else None,
-        "turn": [*s.turn],  # whose_turn(s)
+        "turn": [*TURN_OF[s.turn]],  # whose_turn(s)
         "legal": legal_actions(s, i + 1) if i >= 0 else [],
         "took": s.took,
         "passed": _seats(s.passed),
@@ -80,4 +85,6 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
             "can_catch": bool(i >= 0 and s.rules.cheater and catch_targets(s, i)),
         },
         "moves": s.moves,
+        # seat memory: cards each seat was publicly seen getting and still holds (additive key)
+        "known": _known(s) if any(s.known) else {},
     }

@@ -88,7 +88,7 @@ def test_false_accusation_with_empty_stock_takes_a_random_discard_card():  # 000
     s = apply_action(s, lead, {"type": "attack", "card": view_for(s, lead)["legal"][0]["card"]})
     before = len(hand(s, d))
     s = apply_action(s, d, {"type": "catch", "card": view_for(s, None)["table"][0]["attack"]})
-    assert s.last["penalty"] is False and len(hand(s, d)) == before
+    assert view_for(s, 1)["last"]["penalty"] is False and len(hand(s, d)) == before
 
 
 def test_false_accusation_draws_a_random_discard_card_when_stock_is_empty():  # 000 §12

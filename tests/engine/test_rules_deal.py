@@ -133,3 +133,26 @@ def test_deck_for_helper_round_trips():
     hands = [["7S", "8S", "9S", "10S", "JS", "QS"], ["6H", "7H", "8H", "9H", "10H", "JH"]]
     deck = deck_for(hands, "AC")
     assert len(deck) == 36 and len(set(deck)) == 36
+
+
+THREE = [["7S", "8S", "9S", "10S", "JS", "QS"], ["6H", "7H", "8H", "9H", "10H", "9C"],
+         ["6D", "7D", "8D", "9D", "10D", "7C"]]  # trump clubs: seat 3 holds the lowest (7C)
+
+
+def test_first_move_humans_first_picks_the_lowest_trump_among_humans():  # 002 «всегда вы»
+    s = game(THREE, "AC", first_move="humans_first", bot_seats=[1, 3])
+    assert whose_turn(s) == [2]
+    s = game(THREE, "AC", first_move="humans_first", bot_seats=[2, 3])
+    assert whose_turn(s) == [1]  # no human holds a trump: his lowest card leads
+
+
+def test_first_move_bots_first_picks_a_bot_seat():  # 002 «всегда компьютер»
+    s = game(THREE, "AC", first_move="bots_first", bot_seats=[2])
+    assert whose_turn(s) == [2]
+    s = game(THREE, "AC", first_move="bots_first", bot_seats=[1, 2])
+    assert whose_turn(s) == [2]  # 9C is the lowest trump among the bots
+
+
+def test_first_move_humans_or_bots_first_without_such_seats_falls_back_to_lowest_trump():
+    assert whose_turn(game(THREE, "AC", first_move="humans_first", bot_seats=[1, 2, 3])) == [3]
+    assert whose_turn(game(THREE, "AC", first_move="bots_first")) == [3]

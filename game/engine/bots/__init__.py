@@ -4,22 +4,29 @@
 player's seat): it gets ``view_for(state, seat)`` and a seeded ``random.Random`` and returns one of
 ``view["legal"]``, or None when the list is empty or only optional moves (catches) remain that the
 bot does not want.
+
+``level`` is an engine bot name (``BOTS``) or a level offered to people (``LEVELS``, levels.py),
+which plays as its engine bot.
 """
 from __future__ import annotations
 
 import random
 
 from game.engine.bots.base import Action, Bot, View
+from game.engine.bots.expert import ExpertBot
 from game.engine.bots.heuristic import HeuristicBot
+from game.engine.bots.levels import DEFAULT_LEVEL, LEVEL_BY_CODE, LEVELS, TAKEOVER_LEVEL, Level
 from game.engine.bots.simple import LowestBot, RandomBot
 
 BOTS: dict[str, type[Bot]] = {
     "random": RandomBot,
     "lowest": LowestBot,
     "heuristic": HeuristicBot,
+    "expert": ExpertBot,
 }
 
 _INSTANCES: dict[str, Bot] = {name: cls() for name, cls in BOTS.items()}
+_INSTANCES.update({lv.code: _INSTANCES[lv.bot] for lv in LEVELS})
 
 
 def choose_action(level: str, view: View, rng: random.Random) -> Action | None:
@@ -27,4 +34,17 @@ def choose_action(level: str, view: View, rng: random.Random) -> Action | None:
     return _INSTANCES[level].choose(view, rng)
 
 
-__all__ = ["BOTS", "Bot", "HeuristicBot", "LowestBot", "RandomBot", "choose_action"]
+__all__ = [
+    "BOTS",
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "LEVEL_BY_CODE",
+    "TAKEOVER_LEVEL",
+    "Bot",
+    "ExpertBot",
+    "HeuristicBot",
+    "Level",
+    "LowestBot",
+    "RandomBot",
+    "choose_action",
+]

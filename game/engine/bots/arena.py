@@ -24,6 +24,7 @@ from game.engine import (
     whose_turn,
 )
 from game.engine.bots import choose_action
+from game.engine.bots.base import Bot
 
 
 class BotError(AssertionError):
@@ -38,6 +39,7 @@ class BotGame:
     actions: int = 0
     decisions: dict[str, int] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
+    times: dict[str, list[float]] = field(default_factory=dict)  # CPU seconds of each decision
 
 
 def play_bot_game(
@@ -48,6 +50,7 @@ def play_bot_game(
     *,
     strict: bool = True,
     on_action: Callable[[GameState, int, dict[str, Any]], None] | None = None,
+    bots: Mapping[str, Bot] | None = None,
 ) -> BotGame:
     """Play one seeded game where seat k is played by bot ``levels[k]``; ``strict`` raises
     BotError if a bot ever picks an action not in its view's legal list; ``on_action(state_after,
@@ -63,8 +66,12 @@ def play_bot_game(
             view = view_for(s, seat)
         level = levels[seat]
         t0 = time.process_time()
-        action = choose_action(level, view, rng)
-        seconds[level] = seconds.get(level, 0.0) + time.process_time() - t0
+        action = bots[level].choose(view, rng) if bots and level in bots else choose_action(
+            level, view, rng
+        )
+        dt = time.process_time() - t0
+        seconds[level] = seconds.get(level, 0.0) + dt
+        out.times.setdefault(level, []).append(dt)
         decisions[level] = decisions.get(level, 0) + 1
         if strict and action is not None and action not in view["legal"]:
             raise BotError(f"{level} at seat {seat} chose {action}, legal {view['legal']}")

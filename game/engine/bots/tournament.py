@@ -1,0 +1,152 @@
+"""Seeded bot matches: ``python -m game.engine.bots.tournament --a expert --b heuristic --games 400``.
+
+Plays level ``a`` against level ``b`` under any rules and player count and prints wins, losses and
+draws of ``a``, its win share of the decided games with a Wilson 95 % interval (and the share an
+equally strong bot would get), and CPU ms per decision of each level (median, p99).
+
+Seats: heads-up each deal is played twice with the seats swapped; in pairs ``a`` plays one team
+(seats 1&3, then 2&4 on the same deal); otherwise ``a`` holds ``--a-seats`` seats (default one)
+that rotate round the table, each deal played once per rotation. A loss for ``a`` is one of its
+seats (its pair) being the durak. A benchmark, not a test: figures depend on the machine's load.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Iterator
+from multiprocessing import Pool
+from typing import Any
+
+from game.engine.bots import BOTS, LEVEL_BY_CODE
+from game.engine.bots.arena import play_bot_game
+from game.engine.rules import Rules
+
+Outcome = tuple[str, dict[str, list[float]]]
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a proportion ``wins / n`` (0, 0 for n = 0)."""
+    if n == 0:
+        return (0.0, 0.0)
+    p = wins / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (mid - half, mid + half)
+
+
+def a_seats(g: int, players: int, pairs: bool, k: int) -> tuple[tuple[int, ...], int]:
+    """Seats (1-based) ``a`` holds in game ``g`` and the deal number it is played on."""
+    if pairs:
+        return ((1, 3) if g % 2 == 0 else (2, 4)), g // 2
+    start = g % players
+    return tuple(1 + (start + j) % players for j in range(k)), g // players
+
+
+def play_one(job: tuple[int, dict[str, Any], int, str, str, int, int]) -> Outcome:
+    """One game of the match: "win" / "loss" / "draw" for ``a`` and the decision times."""
+    g, rules_d, players, a, b, k, seed = job
+    rules = Rules.from_dict(rules_d)
+    mine, deal = a_seats(g, players, rules.pairs, k)
+    levels = {s: (a if s in mine else b) for s in range(1, players + 1)}
+    out = play_bot_game(rules, players, seed + deal, levels)
+    r = out.result
+    if r["draw"]:
+        res = "draw"
+    elif any(s in r["losers"] for s in mine):
+        res = "loss"
+    else:
+        res = "win"
+    if a == b:  # keep the two sides' times apart when a level meets itself
+        return res, {f"{a} (a)": out.times.get(a, [])}
+    return res, out.times
+
+
+def run(rules: Rules, players: int, a: str, b: str, games: int, k: int, seed: int,
+        jobs: int) -> Iterator[Outcome]:
+    """The outcomes of the match's games, in order (``jobs`` worker processes)."""
+    work = [(g, rules.to_dict(), players, a, b, k, seed) for g in range(games)]
+    if jobs <= 1:
+        yield from map(play_one, work)
+        return
+    with Pool(jobs) as pool:
+        yield from pool.imap(play_one, work, chunksize=4)
+
+
+def percentile(xs: list[float], q: float) -> float:
+    """The q-quantile of ``xs`` (nearest rank), 0 if empty."""
+    if not xs:
+        return 0.0
+    s = sorted(xs)
+    return s[min(len(s) - 1, max(0, math.ceil(q * len(s)) - 1))]
+
+
+def _rule(text: str) -> tuple[str, Any]:
+    key, _, raw = text.partition("=")
+    try:
+        return key, json.loads(raw)
+    except json.JSONDecodeError:
+        return key, raw
+
+
+def main(argv: list[str] | None = None) -> int:
+    levels = sorted(BOTS) + sorted(LEVEL_BY_CODE)
+    p = argparse.ArgumentParser(prog="python -m game.engine.bots.tournament",
+                                description=__doc__.split("\n")[0])
+    p.add_argument("--a", required=True, choices=levels)
+    p.add_argument("--b", required=True, choices=levels)
+    p.add_argument("--games", type=int, default=400)
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--variant", default="podkidnoy")
+    p.add_argument("--deck", type=int, default=36)
+    p.add_argument("--pairs", action="store_true")
+    p.add_argument("--cheater", action="store_true")
+    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                   help="any other rule, value as JSON (e.g. round_limit=null, refill=false)")
+    p.add_argument("--a-seats", type=int, default=1, help="seats of a when not in pairs")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--every", type=int, default=0, help="print the running W/L/D every N games")
+    args = p.parse_args(argv)
+    rd: dict[str, Any] = {"variant": args.variant, "deck_size": args.deck, "pairs": args.pairs,
+                          "cheater": args.cheater}
+    rd.update(_rule(x) for x in args.rule)
+    rules = Rules.from_dict(rd)
+    rules.check_players(args.players)
+    k = 2 if rules.pairs else min(args.a_seats, args.players - 1)
+
+    counts = {"win": 0, "loss": 0, "draw": 0}
+    times: dict[str, list[float]] = {}
+    for g, (res, t) in enumerate(
+        run(rules, args.players, args.a, args.b, args.games, k, args.seed, args.jobs), 1
+    ):
+        counts[res] += 1
+        for level, xs in t.items():
+            times.setdefault(level, []).extend(xs)
+        if args.every and g % args.every == 0:
+            print(f"  ... {g} games: W {counts['win']}  L {counts['loss']}  D {counts['draw']}",
+                  flush=True)
+
+    w, lo, d = counts["win"], counts["loss"], counts["draw"]
+    decided = w + lo
+    share = w / decided if decided else 0.0
+    low, high = wilson(w, decided)
+    equal = 0.5 if rules.pairs else 1 - k / args.players
+    non_default = {key: v for key, v in rules.to_dict().items() if v != getattr(Rules(), key)}
+    side = "one team" if rules.pairs else f"{k} seat{'s' if k > 1 else ''}"
+    print(f"{args.a} ({side}) vs {args.b}: {args.players} players, rules {non_default or 'default'}, "
+          f"{args.games} games from seed {args.seed}")
+    print(f"  {args.a}: W {w}  L {lo}  D {d}   win share of decided {share:.1%} "
+          f"(Wilson 95% {low:.1%}-{high:.1%}; an equal bot: {equal:.0%})")
+    for level in sorted(times):
+        xs = times[level]
+        print(f"  ms per decision, {level}: median {percentile(xs, 0.5) * 1e3:.2f}  "
+              f"p99 {percentile(xs, 0.99) * 1e3:.2f}  max {max(xs, default=0) * 1e3:.1f} "
+              f"({len(xs)} decisions)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,98 @@
+"""The expert bot: always legal, deterministic by seed, under every rule setting; its worlds are
+consistent with the view; its strength is measured by the tournament (README), not here."""
+from __future__ import annotations
+
+import random
+
+from game.engine import Rules, apply_action, end_check, legal_actions, new_game, view_for, whose_turn
+from game.engine.bots import choose_action
+from game.engine.bots.arena import play_bot_game
+from game.engine.bots.expert import ExpertBot
+from game.engine.bots.sample import Sampler
+from game.engine.selfplay import random_setup
+
+SMALL = ExpertBot(iterations=24, min_worlds=3, time_limit=5.0)  # the clock never decides here
+
+
+def _random_positions(count: int, seed: int):
+    """(state, seat) pairs from random games under sampled rule settings: every awaited seat and,
+    in the check phase, every seat that may catch."""
+    rng = random.Random(seed)
+    out = []
+    g = 0
+    while len(out) < count:
+        rules, players = random_setup(rng)
+        s = new_game(rules, players, seed=seed * 1000 + g, bot_seats=[1])
+        g += 1
+        while s.phase != "over" and len(out) < count:
+            if s.phase == "check":
+                for k in range(1, players + 1):
+                    if legal_actions(s, k) and rng.random() < 0.3:
+                        out.append((s, k))
+                s = end_check(s)
+                continue
+            turn = whose_turn(s)
+            seat = turn[rng.randrange(len(turn))]
+            acts = legal_actions(s, seat)
+            if rng.random() < 0.15:
+                out.append((s, seat))
+            s = apply_action(s, seat, acts[rng.randrange(len(acts))])
+    return out
+
+
+def test_expert_never_chooses_an_illegal_action_and_is_deterministic_by_seed():
+    """Property over random positions under sampled settings (transfers, pairs, cheater mode,
+    менка, limits, no refill, draw rules, 2-6 players)."""
+    for k, (s, seat) in enumerate(_random_positions(150, 5)):
+        view = view_for(s, seat)
+        a = SMALL.choose(view, random.Random(k))
+        assert a is None or a in view["legal"], (k, a)
+        if seat in whose_turn(s):
+            assert a is not None, (k, view["legal"])
+        assert SMALL.choose(view, random.Random(k)) == a
+
+
+def test_expert_at_every_seat_finishes_games_under_sampled_rules():
+    rng = random.Random(3)
+    for seed in range(6):
+        rules, players = random_setup(rng)
+        levels = {k: "expert" if k % 2 else "heuristic" for k in range(1, players + 1)}
+        out = play_bot_game(rules, players, seed, levels, bots={"expert": SMALL})
+        assert out.result
+
+
+def test_sampled_worlds_agree_with_the_view_and_keep_the_seats_hand():
+    for k, (s, seat) in enumerate(_random_positions(60, 8)):
+        if s.phase != "play":
+            continue
+        view = view_for(s, seat)
+        world = Sampler(view, honest=False).deal(random.Random(k))
+        assert world.hand(seat) == view["hand"]
+        assert [len(world.hand(j)) for j in range(1, s.n + 1)] == [
+            view["hand_counts"][str(j)] for j in range(1, s.n + 1)
+        ]
+        assert len(world.stock) == view["stock"]
+        if world.stock:
+            assert world.stock[-1] == s.trump_card
+        for j, cards in view["known"].items():
+            assert set(cards) <= set(world.hand(int(j)))
+        assert view_for(world, seat)["table"] == view["table"]
+        assert view_for(world, seat)["legal"] == view["legal"] or s.rules.cheater
+
+
+def test_sampled_worlds_hold_no_card_twice():
+    for k, (s, seat) in enumerate(_random_positions(150, 9)):
+        world = Sampler(view_for(s, seat)).deal(random.Random(k))
+        places = [c for h in world.hands for c in range(52) if h >> c & 1]
+        places += list(world.stock) + [c for c in world.atk + world.dfn if c >= 0]
+        places += [c for c in range(52) if world.discard >> c & 1]
+        assert len(places) == len(set(places)), k
+        if not s.rules.cheater:  # penalties may lend the discard out: a count can't be exact
+            assert len(places) == s.rules.deck_size
+
+
+def test_expert_registered_under_its_level_code():
+    view = view_for(new_game(Rules(), 2, seed=1), 1)
+    assert choose_action("master", view, random.Random(4)) == choose_action(
+        "expert", view, random.Random(4)
+    )
