@@ -27,6 +27,7 @@ from django.utils import timezone
 from durak_site import realtime
 from durak_site.clock import db_now
 from game import bots, engine, event_log, frames, signals
+from game.engine.bots import TAKEOVER_LEVEL as ENGINE_TAKEOVER_LEVEL
 from game.errors import ServiceError
 from game.models import Game, GameEvent, GameSeat
 from lobby import services as lobby_services
@@ -36,7 +37,7 @@ log = logging.getLogger(__name__)
 ACTION_TYPES = frozenset({"attack", "defend", "transfer", "take", "pass", "swap_trump", "catch"})
 MAX_ACTION_KEYS = 4
 MAX_MSG_ID = 64
-TAKEOVER_LEVEL = "heuristic"
+TAKEOVER_LEVEL = ENGINE_TAKEOVER_LEVEL  # 004: the bot that plays a disconnected seat (the strongest level)
 SAVE_FIELDS = ["state", "version", "deadline", "deadline_kind", "deadline_seats", "status", "result", "finished_at"]
 
 

@@ -73,11 +73,24 @@ VALUE_LABELS: dict[tuple, object] = {
     ("timeout", "lose"): _("loss"),
 }
 
+# The bot levels offered to people (game.engine.bots.LEVELS), weakest first, with their names.
 BOT_LEVELS: dict[str, object] = {
-    "random": _("random"),
-    "lowest": _("easy"),
-    "heuristic": _("strong"),
+    "novice": _("novice"),
+    "amateur": _("amateur"),
+    "master": _("master"),
 }
+# Saved tables may still name an engine bot: shown as the level that plays like it.
+ENGINE_BOT_NAMES: dict[str, object] = {
+    "random": _("random"),
+    "lowest": BOT_LEVELS["novice"],
+    "heuristic": BOT_LEVELS["amateur"],
+    "expert": BOT_LEVELS["master"],
+}
+
+
+def bot_level_label(code: str) -> str:
+    """The name people read for a bot seat's level."""
+    return str(BOT_LEVELS.get(code) or ENGINE_BOT_NAMES.get(code) or code)
 
 TABLE_LABELS: dict[str, tuple] = {
     "seats_count": (_("Seats"), _("2 to 6 players; pairs need exactly 4.")),

@@ -36,6 +36,7 @@ from django.utils.translation import gettext as _
 from accounts.services import ensure_can_play
 from durak_site import realtime
 from durak_site.clock import db_now
+from game.engine.bots import BOTS, DEFAULT_LEVEL, LEVEL_BY_CODE
 from game.engine.rules import RULE_CHOICES, InvalidRules, Rules
 
 from .errors import ServiceError
@@ -48,12 +49,13 @@ log = logging.getLogger(__name__)
 COUNTDOWN_SECONDS = 3
 REMATCH_SECONDS = 30
 INACTIVE_SECONDS = 120  # a disconnected seat in the waiting room is freed after this (001)
-BOT_LEVELS = ("random", "lowest", "heuristic")
+BOT_LEVELS = (*LEVEL_BY_CODE, *BOTS)  # the offered levels, and the engine bots saved tables may name
 TURN_SECONDS = (30, 60, 90)
 OPEN_STATUSES = (Table.Status.WAITING, Table.Status.COUNTDOWN, Table.Status.REMATCH)
 TABLE_SETTINGS = ("name", "preset", "seats_count", "turn_seconds", "disconnect_policy", "rules_setter",
                   "start_policy", "series_length", "private")
 SERIES_CHOICES = (1, 3, 5, 10, 30)
+QUICK_PLAY_LEVEL = DEFAULT_LEVEL  # «Быстрая игра»: three bots of the middle level
 
 
 # ---------------------------------------------------------------- helpers
@@ -426,7 +428,7 @@ def _next_human(seats: list[Seat], after_number: int) -> Seat | None:
     return (later or humans)[0]
 
 
-def add_bot(table_id, by, number, level="heuristic") -> Table:
+def add_bot(table_id, by, number, level=DEFAULT_LEVEL) -> Table:
     if level not in BOT_LEVELS:
         raise ServiceError("bad_bot_level", level=level)
     with transaction.atomic():
@@ -844,7 +846,7 @@ def quick_play(player) -> Table:
             pass  # somebody was faster; fall through and make our own table
     table = create_table(player, preset=DEFAULT_PRESET, seats_count=4)
     for n in (2, 3, 4):
-        add_bot(table.pk, player, n, "heuristic")
+        add_bot(table.pk, player, n, QUICK_PLAY_LEVEL)
     return set_ready(table.pk, player, True)  # nobody to wait for: the countdown starts at once
 
 

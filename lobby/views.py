@@ -115,6 +115,7 @@ def _room_context(request: HttpRequest, table: Table, error: ServiceError | None
         "blocker": blocker,
         "can_add_bot": manager and bots < table.seats_count - 1,
         "bot_levels": BOT_LEVELS.items(),
+        "default_bot_level": services.DEFAULT_LEVEL,
         "setter_id": services.rules_setter_id(table, seats),
         "error": error,
         "invite_url": invite_url,
@@ -245,7 +246,7 @@ def act(request: HttpRequest, table_id: int) -> HttpResponse:
             elif op == "stand":
                 services.stand(table.pk, user)
             elif op == "add_bot":
-                services.add_bot(table.pk, user, number, request.POST.get("level", "heuristic"))
+                services.add_bot(table.pk, user, number, request.POST.get("level", services.DEFAULT_LEVEL))
             elif op == "remove_bot":
                 services.remove_bot(table.pk, user, number)
             elif op == "ready":

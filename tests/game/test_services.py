@@ -266,7 +266,7 @@ def test_leaving_under_the_bot_policy_hands_his_seat_to_a_bot():
     game = Game.objects.get(pk=game.pk)
     assert game.status == "playing"
     gs = GameSeat.objects.get(game=game, number=2)
-    assert gs.takeover_level == "heuristic" and gs.left_at is not None
+    assert gs.takeover_level == services.TAKEOVER_LEVEL == "master" and gs.left_at is not None
     assert 2 in game.state["bots"]
     with pytest.raises(ServiceError) as err:
         services.apply_player_action(game.pk, b, game.version, "late", {"type": "pass"})

@@ -497,7 +497,13 @@ def test_quick_play_sits_at_a_waiting_table_with_people(table, make_player):
 def test_quick_play_creates_a_table_with_bots_when_none_is_open(make_player):
     a = make_player("anna")
     table = services.quick_play(a)
-    assert seat_map(table) == {1: "anna", 2: "bot:heuristic", 3: "bot:heuristic", 4: "bot:heuristic"}
+    bot = f"bot:{services.QUICK_PLAY_LEVEL}"
+    assert seat_map(table) == {1: "anna", 2: bot, 3: bot, 4: bot}
+
+
+def test_quick_play_starts_the_countdown_at_once_without_a_ready_click(make_player):
+    table = services.quick_play(make_player("anna"))
+    assert table.status == Table.Status.COUNTDOWN and table.countdown_deadline is not None
 
 
 def test_quick_play_skips_private_tables(host, make_player):
