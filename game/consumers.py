@@ -20,6 +20,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
+from accounts import services as accounts_services
 from durak_site import realtime
 from game import services, shutdown, socket_count
 from game.errors import ServiceError, message_for
@@ -71,6 +72,7 @@ def _quietly(func):
 
 _set_presence = _quietly(lobby_services.set_presence)
 _touch_presence = _quietly(lobby_services.touch_presence)
+_record_address = _quietly(accounts_services.record_address)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -100,6 +102,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if info is None:
             await self.close(code=4404)
             return
+        await _record_address(self.user.pk, accounts_services.scope_client_ip(self.scope))
         await self._join(realtime.table_group(self.table_id))
         await self._follow_game(info)
         await sync_to_async(socket_count.opened, thread_sensitive=False)(self.table_id, self.user.pk)
