@@ -8,6 +8,10 @@ here, so pages never scan the history.
 
 from __future__ import annotations
 
+from datetime import timedelta
+from itertools import combinations
+
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -558,3 +562,44 @@ def club_tables(limit_preliminary: int = 50) -> tuple[list, list]:
     prelim = list(ClubStanding.objects.filter(excluded=False, full_series=0, games__gt=0)
                   .select_related("player").order_by("-average", "-games", "player__nick")[:limit_preliminary])
     return club, prelim
+
+
+# ----------------------------------------------------------------------------- moderators
+
+class SuspiciousPair:
+    """Two accounts' recent games together, for the moderators' list."""
+
+    def __init__(self, a, b) -> None:
+        self.a, self.b = a, b
+        self.games: list[GameRecord] = []
+        self.a_wins = self.b_wins = self.shared = self.rated = 0
+
+    @property
+    def one_sided(self) -> bool:
+        decided = self.a_wins + self.b_wins
+        return decided >= 3 and max(self.a_wins, self.b_wins) >= 0.8 * decided
+
+
+def suspicious_pairs(days: int = 7, min_games: int | None = None) -> list[SuspiciousPair]:
+    """Pairs of accounts with many games together in the last `days`, one-sided results or a
+    shared address: most suspicious first (shared address, then the most games). Two queries."""
+    min_games = settings.RATINGS_SUSPICIOUS_PAIR_GAMES if min_games is None else min_games
+    since = timezone.now() - timedelta(days=days)
+    records = {r.pk: r for r in GameRecord.objects.filter(finished_at__gte=since)}
+    by_game: dict[int, list[PlayerGame]] = {}
+    for line in PlayerGame.objects.filter(record_id__in=list(records)).select_related("player"):
+        by_game.setdefault(line.record_id, []).append(line)
+    pairs: dict[tuple[int, int], SuspiciousPair] = {}
+    for game_id, lines in by_game.items():
+        record = records[game_id]
+        for x, y in combinations(sorted(lines, key=lambda ln: ln.player_id), 2):
+            pair = pairs.setdefault((x.player_id, y.player_id), SuspiciousPair(x.player, y.player))
+            pair.games.append(record)
+            pair.a_wins += x.outcome == Outcome.WIN and y.outcome == Outcome.LOSS
+            pair.b_wins += y.outcome == Outcome.WIN and x.outcome == Outcome.LOSS
+            pair.shared += record.shared_address
+            pair.rated += record.rated
+    found = [p for p in pairs.values() if p.shared or len(p.games) >= min_games or p.one_sided]
+    for p in found:
+        p.games.sort(key=lambda r: r.finished_at, reverse=True)
+    return sorted(found, key=lambda p: (-p.shared, -len(p.games), p.a.pk, p.b.pk))
