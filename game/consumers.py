@@ -102,7 +102,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if info is None:
             await self.close(code=4404)
             return
-        await _record_address(self.user.pk, accounts_services.scope_client_ip(self.scope))
         await self._join(realtime.table_group(self.table_id))
         await self._follow_game(info)
         await sync_to_async(socket_count.opened, thread_sensitive=False)(self.table_id, self.user.pk)
@@ -113,6 +112,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.last_beat = time.monotonic()
             info = await database_sync_to_async(services.connect_info)(self.table_id, self.user)
         await self._send_info(info)
+        await _record_address(self.user.pk, accounts_services.scope_client_ip(self.scope))  # ratings: one address
 
     async def disconnect(self, code) -> None:
         try:
