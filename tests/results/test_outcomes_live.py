@@ -18,6 +18,7 @@ from results_helpers import (
     timed_out_seats,
 )
 
+from game import frames
 from game import services as game_services
 from game.models import GameSeat
 from ratings.models import PlayerGame, Rating
@@ -64,6 +65,8 @@ def test_a_player_back_after_a_takeover_wins_or_loses_by_the_board_and_both_are_
     assert not PlayerGame.objects.filter(left=True).exists()
     for n, row in outcomes(game_id).items():
         assert row["rating_after"] == expected[board[n]] and row["rating_change"] == expected[board[n]] - 1000
+    frame = frames.view_frame(game(game_id), 2)  # what Boris's dialog and header read
+    assert frame["result"]["outcomes"] == result["outcomes"] and frame["result"]["rated"] is True
 
 
 def test_under_the_lose_timeout_policy_the_slow_seat_lost_on_time_and_the_other_won():
