@@ -63,9 +63,10 @@ def _void(modeladmin, request, game_ids: list[int]):
 
 @admin.register(GameRecord)
 class GameRecordAdmin(ReadOnlyAdmin):
-    list_display = ("game", "table", "variant", "pairs", "rated", "unrated_reason", "draw", "finished_at",
-                    "voided_at", "void_reason")
-    list_filter = ("rated", "variant", "pairs", ("voided_at", admin.EmptyFieldListFilter))
+    list_display = ("game", "table", "variant", "pairs", "rated", "unrated_reason", "draw", "shared_address",
+                    "finished_at", "voided_at", "void_reason")
+    list_filter = ("rated", "unrated_reason", "shared_address", "variant", "pairs",
+                   ("voided_at", admin.EmptyFieldListFilter))
     search_fields = ("game__id", "lines__player__nick")
     actions = ["void_rating"]
 

@@ -133,7 +133,9 @@ def _game_lines(lines) -> list:
             line.partner = next((s for s in seats if s.number != line.seat and s.number % 2 == line.seat % 2), None)
         line.opponents = [s for s in seats if s.number != line.seat and s is not line.partner]
         line.variant_label = labels.get(line.record.variant, line.record.variant)
-        line.unrated_label = services.unrated_label(line.record.unrated_reason) if not line.record.rated else ""
+        withheld = line.record.unrated_reason == "provisional" and not line.delta and line.reason != "draw"
+        line.counted = line.record.rated and not withheld  # his rating moved (a provisional opponent's did not move it)
+        line.unrated_label = services.unrated_label(line.record.unrated_reason) if not line.counted else ""
         line.reason_label = services.outcome_label(line.reason) if line.reason not in ("won", "durak", "draw") else ""
     return lines
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.urls import reverse
 from results_helpers import game, play_until, player, start, state
 
 from game import services as game_services
@@ -54,6 +55,14 @@ def test_a_brand_new_second_account_does_not_move_its_opponents_rating():
     result = game(records[0].game_id).result
     mine = next(row for row in result["outcomes"] if row["outcome"] == "won")
     assert mine["rating_change"] is None and result["unrated_reason"] == "provisional"
+
+
+def test_his_history_says_the_game_did_not_count_for_him_and_why(client):
+    a, b = player("a", "192.0.2.1"), player("b", "198.51.100.2")
+    _established(a)
+    _farm(a, b, games=1)
+    page = client.get(reverse("ratings:history", args=["a"]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "unrated: a new account&#x27;s first games" in page or "unrated: a new account's first games" in page
 
 
 def test_the_same_pair_earns_rating_a_limited_number_of_times_a_day(settings):
