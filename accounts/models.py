@@ -39,6 +39,8 @@ class Player(AbstractBaseUser, PermissionsMixin):
     last_seen = models.DateTimeField(_("last seen"), null=True, blank=True, db_index=True)
     banned_at = models.DateTimeField(_("banned at"), null=True, blank=True)
     ban_reason = models.CharField(_("ban reason"), max_length=300, blank=True)
+    # where his table socket last connected from: games whose players share it are unrated (issue 13)
+    last_address = models.CharField(_("last address"), max_length=64, blank=True, editable=False)
 
     objects = PlayerManager()
 

@@ -25,7 +25,7 @@ from .models import Player
 
 __all__ = [
     "ServiceError", "sign_up", "restore", "new_key", "reset_key", "ban", "unban", "ensure_can_play",
-    "touch_last_seen", "client_ip",
+    "touch_last_seen", "client_ip", "scope_client_ip", "record_address",
 ]
 
 log = logging.getLogger(__name__)
@@ -173,6 +173,24 @@ def client_ip(request: HttpRequest) -> str:
         if len(forwarded) >= hops:
             return forwarded[-hops]
     return request.META.get("REMOTE_ADDR") or "unknown"
+
+
+def scope_client_ip(scope: dict) -> str:
+    """client_ip for a socket: the same trusted-proxy rule over the ASGI scope's headers."""
+    hops = getattr(settings, "TRUSTED_PROXY_HOPS", 0)
+    if hops:
+        headers = dict(scope.get("headers") or [])
+        raw = headers.get(b"x-forwarded-for", b"").decode("latin-1")
+        forwarded = [part.strip() for part in raw.split(",") if part.strip()]
+        if len(forwarded) >= hops:
+            return forwarded[-hops][:64]
+    client = scope.get("client") or ("unknown",)
+    return str(client[0] or "unknown")[:64]
+
+
+def record_address(player_id: int, address: str) -> None:
+    """The address a player's table socket connected from (ratings: shared-address games are unrated)."""
+    Player.objects.filter(pk=player_id).exclude(last_address=address[:64]).update(last_address=address[:64])
 
 
 # --- bans ------------------------------------------------------------------------------------------------

@@ -180,6 +180,14 @@ BOT_SCHEDULER = ""  # "" = "celery" with Redis, "local" without; "off" in tests 
 # tests only: hold a change's frames this long after its commit (opens the window a crash can hit)
 REALTIME_HOLD_AFTER_COMMIT = float(os.environ.get("REALTIME_HOLD_AFTER_COMMIT", "0"))
 
+# Fair results (issue 13; stated on the rules page): what a rated game needs, and what cannot farm rating.
+RATINGS_MIN_ROUNDS = 2  # a rated game lasts more than one round, with a move of his own by every person
+RATINGS_PROVISIONAL_GAMES = 5  # a new account's first rated games are provisional ...
+RATINGS_PROVISIONAL_FACTOR = 0.0  # ... and move an established opponent's rating by this fraction
+RATINGS_PAIR_GAMES_PER_DAY = 5  # rated games the same two accounts may play together in 24 hours
+RATINGS_SHARED_ADDRESS_UNRATED = True  # players whose sockets connect from one address play unrated
+RATINGS_SUSPICIOUS_PAIR_GAMES = 5  # the moderators' list shows pairs with this many games in a week
+
 AUTH_USER_MODEL = "accounts.Player"
 AUTHENTICATION_BACKENDS = ["accounts.backends.PlayerBackend"]  # ModelBackend + the rating in one query
 LOGIN_URL = "accounts:signup"

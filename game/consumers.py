@@ -20,6 +20,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
+from accounts import services as accounts_services
 from durak_site import realtime
 from durak_site.db import in_thread
 from game import services, shutdown, socket_count, socket_hooks
@@ -72,6 +73,7 @@ def _quietly(func):
 
 _set_presence = _quietly(lobby_services.set_presence)
 _touch_presence = _quietly(lobby_services.touch_presence)
+_record_address = _quietly(accounts_services.record_address)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -112,6 +114,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             info = await database_sync_to_async(services.connect_info)(self.table_id, self.user)
         await self._send_info(info)
         await socket_hooks.connected(self)
+        await _record_address(self.user.pk, accounts_services.scope_client_ip(self.scope))  # ratings: one address
 
     async def disconnect(self, code) -> None:
         try:

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from durak_site import realtime
 from durak_site.clock import db_now
-from game import bots, engine, event_log, frames, signals
+from game import bots, engine, event_log, frames, outcomes, signals
 from game.engine.bots import TAKEOVER_LEVEL as ENGINE_TAKEOVER_LEVEL
 from game.errors import ServiceError
 from game.models import Game, GameEvent, GameSeat
@@ -170,23 +170,29 @@ def _lock_for_move(game_id: int, player_id: int) -> Game | None:
 
 
 def _finish(game: Game, state: engine.GameState, status: str = Game.Status.FINISHED) -> None:
+    """End the game: each seat's outcome and reason from game.outcomes (the one record every page
+    reads), then the apps above record it (ratings fills each seat's rating change)."""
     game.status = status
     game.finished_at = timezone.now()
     game.deadline, game.deadline_kind, game.deadline_seats = None, "", []
-    result = dict(state.result or {})
-    result["left"] = list(GameSeat.objects.filter(game=game, left_at__isnull=False)
-                          .values_list("number", flat=True))
-    result["timed_out"] = sorted(set(GameEvent.objects.filter(game=game, source="timeout", seat__isnull=False)
-                                     .values_list("seat", flat=True)))
-    game.result = result
+    game.result = dict(state.result or {})
+    decided = outcomes.for_game(game, aborted=status == Game.Status.ABORTED)
+    game.result.update(
+        outcomes=outcomes.outcome_rows(decided),
+        left=list(GameSeat.objects.filter(game=game, left_at__isnull=False).values_list("number", flat=True)),
+        timed_out=sorted(n for n, o in decided.items() if o == outcomes.LOST_ON_TIME),
+        rated=False, unrated_reason="",
+    )
     game.save(update_fields=SAVE_FIELDS)
     _tell_finished(game)
 
 
 def _tell_finished(game: Game) -> None:
     """The apps above hear of the end inside this transaction (a savepoint: their failure must not
-    keep the game from ending: it then ends unrated)."""
+    keep the game from ending: it then ends unrated). A receiver answers with its record: ``rated``,
+    ``unrated_reason`` and ``seat_changes`` ({seat: (rating change, rating after)})."""
     game.rated, game.unrated_reason = False, ""
+    changes: dict = {}
     try:
         with transaction.atomic():
             responses = signals.game_finished.send(sender=Game, game=game)
@@ -198,7 +204,20 @@ def _tell_finished(game: Game) -> None:
             if record is not None:
                 game.rated = bool(record.rated)
                 game.unrated_reason = str(record.unrated_reason or "")[:100]
-    game.save(update_fields=["rated", "unrated_reason"])
+                changes = dict(record.seat_changes)
+    game.result = outcomes.with_ratings(game.result, game.rated, game.unrated_reason, changes)
+    game.save(update_fields=["rated", "unrated_reason", "result"])
+
+
+def record_void(game_id: int) -> None:
+    """Ratings voided this game's rating changes: its one record says so (unrated, "voided")."""
+    with transaction.atomic():
+        game = _locked_games().filter(pk=game_id).first()
+        if game is None or game.result is None:
+            return
+        game.rated, game.unrated_reason = False, "voided"
+        game.result = outcomes.with_ratings(game.result, False, "voided", {})
+        game.save(update_fields=["rated", "unrated_reason", "result"])
 
 
 # ---------------------------------------------------------------- locking
@@ -681,7 +700,9 @@ def abort_game(game_id: int, reason: str = "moderator") -> Game | None:
         game.deadline, game.deadline_kind, game.deadline_seats = None, "", []
         game.result = {"reason": "aborted", "by": reason[:100], "loser": None, "losers": [], "winners": [],
                        "draw": False, "left": [], "timed_out": []}
-        game.rated, game.unrated_reason = False, f"aborted: {reason}"[:100]
+        game.result["outcomes"] = outcomes.outcome_rows(outcomes.for_game(game, aborted=True))
+        game.result = outcomes.with_ratings(game.result, False, "aborted", {})
+        game.rated, game.unrated_reason = False, "aborted"
         game.save(update_fields=[*SAVE_FIELDS, "rated", "unrated_reason"])
         _publish(game, state)
         return game

@@ -57,7 +57,7 @@ class TableSettingsForm(forms.Form):
             choices=[("30", _("30 s")), ("60", _("60 s")), ("90", _("90 s"))], coerce=int, initial="30")
         self.fields["disconnect_policy"] = forms.ChoiceField(
             label=TABLE_LABELS["disconnect_policy"][0], help_text=TABLE_LABELS["disconnect_policy"][1],
-            choices=Table.DisconnectPolicy.choices, initial=Table.DisconnectPolicy.LOSE)
+            choices=Table.DisconnectPolicy.choices, initial=Table.DisconnectPolicy.BOT)
         self.fields["rules_setter"] = forms.ChoiceField(
             label=TABLE_LABELS["rules_setter"][0], help_text=TABLE_LABELS["rules_setter"][1],
             choices=Table.RulesSetter.choices, initial=Table.RulesSetter.HOST)

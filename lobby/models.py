@@ -38,7 +38,7 @@ class Table(models.Model):
     seats_count = models.PositiveSmallIntegerField(default=4)
     turn_seconds = models.PositiveSmallIntegerField(default=30)
     disconnect_policy = models.CharField(max_length=10, choices=DisconnectPolicy.choices,
-                                         default=DisconnectPolicy.LOSE)
+                                         default=DisconnectPolicy.BOT)  # 004, the club rule (issue 13)
     rules_setter = models.CharField(max_length=12, choices=RulesSetter.choices, default=RulesSetter.HOST)
     start_policy = models.CharField(max_length=16, choices=StartPolicy.choices, default=StartPolicy.ALL_READY)
     series_length = models.PositiveSmallIntegerField(default=1)  # 1 = single game; Quartet: 30 (003)

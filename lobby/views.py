@@ -121,7 +121,19 @@ def _room_context(request: HttpRequest, table: Table, error: ServiceError | None
         "invite_url": invite_url,
         "server_now": services.db_now().isoformat(),
         "deadline": table.countdown_deadline.isoformat() if table.countdown_deadline else "",
+        "unrated_because": _unrated_because(seats),
     }
+
+
+def _unrated_because(seats: list[Seat]) -> str:
+    """Why the next game here will be unrated, as far as the room can tell before the start (issue 13;
+    the full rules, ratings.fairness, also judge its length, the pair's day and new accounts)."""
+    if any(s.bot_level for s in seats):
+        return _("bots at the table")
+    addresses = [s.player.last_address for s in seats if s.player_id and s.player.last_address]
+    if len(addresses) != len(set(addresses)):
+        return _("players on one address")
+    return ""
 
 
 # ---------------------------------------------------------------- lobby list
@@ -333,5 +345,7 @@ def rules(request: HttpRequest) -> HttpResponse:
         if p.series_length > 1:
             changes.append(f"{TABLE_LABELS['series_length'][0]}: {p.series_length}")
         preset_rows.append({"preset": p, "changes": changes})
+    fair = {"min_rounds": settings.RATINGS_MIN_ROUNDS, "pair_games": settings.RATINGS_PAIR_GAMES_PER_DAY,
+            "provisional_games": settings.RATINGS_PROVISIONAL_GAMES}  # issue 13's rules, stated
     return render(request, "lobby/rules.html", {"settings_rows": settings_rows, "preset_rows": preset_rows,
-                                                "table_rows": TABLE_LABELS.values()})
+                                                "table_rows": TABLE_LABELS.values(), "fair": fair})

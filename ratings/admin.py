@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import path
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -60,15 +63,45 @@ def _void(modeladmin, request, game_ids: list[int]):
 
 @admin.register(GameRecord)
 class GameRecordAdmin(ReadOnlyAdmin):
-    list_display = ("game", "table", "variant", "pairs", "rated", "unrated_reason", "draw", "finished_at",
-                    "voided_at", "void_reason")
-    list_filter = ("rated", "variant", "pairs", ("voided_at", admin.EmptyFieldListFilter))
+    list_display = ("game", "table", "variant", "pairs", "rated", "unrated_reason", "draw", "shared_address",
+                    "finished_at", "voided_at", "void_reason")
+    list_filter = ("rated", "unrated_reason", "shared_address", "variant", "pairs",
+                   ("voided_at", admin.EmptyFieldListFilter))
     search_fields = ("game__id", "lines__player__nick")
     actions = ["void_rating"]
 
     @admin.action(description=_("Void game rating (reverse its rating changes)"))
     def void_rating(self, request, queryset):
         return _void(self, request, list(queryset.values_list("game_id", flat=True)))
+
+    def get_urls(self):
+        own = [path("suspicious-pairs/", self.admin_site.admin_view(self.suspicious_pairs_view),
+                    name="ratings_gamerecord_suspicious")]
+        return own + super().get_urls()
+
+    def suspicious_pairs_view(self, request):
+        """Pairs of accounts that may farm rating (issue 13), and "void" for each of their games."""
+        if not request.user.is_staff:
+            raise PermissionDenied
+        form = VoidForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            raw = request.POST.get("game_id", "")
+            try:
+                services.void_game(int(raw) if raw.isdigit() else 0, request.user, form.cleaned_data["reason"])
+            except ServiceError as e:
+                self.message_user(request, e.message, messages.ERROR)
+            else:
+                self.message_user(request, gettext("Rating changes voided for %(n)d game(s).") % {"n": 1},
+                                  messages.SUCCESS)
+            return redirect(request.get_full_path())
+        try:
+            days = max(1, min(90, int(request.GET.get("days", "7"))))
+        except ValueError:
+            days = 7
+        return TemplateResponse(request, "admin/ratings/suspicious_pairs.html", {
+            **self.admin_site.each_context(request), "title": gettext("Suspicious pairs"), "days": days,
+            "pairs": services.suspicious_pairs(days), "form": VoidForm(), "opts": self.model._meta,
+        })
 
 
 @admin.register(RatingChange)

@@ -101,6 +101,7 @@ class GameRecord(models.Model):
     rated = models.BooleanField(default=False)
     unrated_reason = models.CharField(max_length=100, blank=True)  # a code, see services.UNRATED_REASONS
     draw = models.BooleanField(default=False)
+    shared_address = models.BooleanField(default=False)  # two of its players connected from one address
     finished_at = models.DateTimeField(db_index=True)
     voided_at = models.DateTimeField(null=True, blank=True)
     voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
@@ -124,7 +125,8 @@ class PlayerGame(models.Model):
     seat = models.PositiveSmallIntegerField()
     outcome = models.CharField(max_length=5, choices=Outcome.choices)
     delta = models.IntegerField(default=0)  # rating change (0 when unrated or voided)
-    left = models.BooleanField(default=False)  # left or timed out: a loss whatever the board says
+    left = models.BooleanField(default=False)  # left, did not return, lost on time or banned: lost by default
+    reason = models.CharField(max_length=16, blank=True)  # game.outcomes code: won, durak, left, ...
     finished_at = models.DateTimeField()
 
     class Meta:

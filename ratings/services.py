@@ -8,11 +8,18 @@ here, so pages never scan the history.
 
 from __future__ import annotations
 
+from datetime import timedelta
+from itertools import combinations
+
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from game import outcomes
+from game import services as game_services
+from ratings import fairness
 from ratings.errors import ServiceError
 from ratings.models import (
     RATING_STEP,
@@ -31,11 +38,36 @@ from ratings.models import (
 )
 
 UNRATED_REASONS = {
-    "bots": _("bots played in this game"),
+    "bots": _("bots at the table"),
+    "too_short": _("too short"),
+    "shared_address": _("players on one address"),
+    "pair_limit": _("the same two players' daily limit"),
+    "provisional": _("a new account's first games"),
+    "aborted": _("the game was aborted"),
+    "voided": _("voided by a moderator"),
+    # codes of games recorded before issue 13
     "one_human": _("fewer than two people played"),
     "joined_late": _("somebody joined after the start"),
     "round_one": _("the game ended in the first round"),
 }
+
+OUTCOME_LABELS = {
+    outcomes.WON: _("won"),
+    outcomes.DURAK: _("the durak"),
+    outcomes.DRAW: _("draw"),
+    outcomes.LEFT: _("left the game"),
+    outcomes.LOST_ON_TIME: _("lost on time"),
+    outcomes.DID_NOT_RETURN: _("did not return in time"),
+    outcomes.BANNED: _("banned"),
+    outcomes.ABORTED: _("game aborted"),
+}
+
+
+def outcome_label(code: str) -> str:
+    """The translated words for a game.outcomes code ("" for none)."""
+    label = OUTCOME_LABELS.get(code)
+    return str(label) if label is not None else ""
+
 
 RATING_DELTA = {Outcome.WIN: RATING_STEP, Outcome.LOSS: -RATING_STEP, Outcome.DRAW: 0}
 SERIES_DELTA = {Outcome.WIN: SERIES_STEP, Outcome.LOSS: -SERIES_STEP, Outcome.DRAW: 0}
@@ -50,49 +82,18 @@ def unrated_label(code: str) -> str:
 
 # ----------------------------------------------------------------------------- outcomes
 
-def seat_outcomes(result: dict, seat_numbers) -> dict[int, str]:
-    """win / loss / draw for each seat from Game.result (engine result + server facts).
-
-    A seat that left or timed out loses whatever the board says (a bot may have finished it, 004);
-    otherwise the engine decides: a draw, the losers (the durak, or both partners of the losing
-    pair), and everyone else wins.
-    """
-    result = result or {}
-    gone = set(result.get("left") or []) | set(result.get("timed_out") or [])
-    losers = set(result.get("losers") or [])
-    if not losers and result.get("loser") is not None:
-        losers = {result["loser"]}
-    winners = set(result.get("winners") or [])
-    draw = bool(result.get("draw"))
-    out: dict[int, str] = {}
-    for n in seat_numbers:
-        if n in gone:
-            out[n] = Outcome.LOSS
-        elif draw:
-            out[n] = Outcome.DRAW
-        elif n in losers:
-            out[n] = Outcome.LOSS
-        elif n in winners or (losers and not winners):
-            out[n] = Outcome.WIN  # the engine lists everyone; be safe if it only names the losers
-        else:
-            out[n] = Outcome.DRAW
-    return out
+def game_outcomes(game) -> dict[int, str]:
+    """{seat: game.outcomes code}: the one record in Game.result, or decided from the game's rows
+    for a game finished before it was kept."""
+    return outcomes.stored(game.result) or outcomes.for_game(game, aborted=game.status == "aborted")
 
 
-def rated_decision(seats, initial_state: dict | None, final_state: dict | None) -> tuple[bool, str]:
-    """(rated, reason code): at least two humans, all seated from the start, no bots at all, and
-    played past the first round."""
-    if any(s.bot_level for s in seats):
-        return False, "bots"
-    humans = [s for s in seats if s.player_id is not None]
-    if len({s.player_id for s in humans}) < 2:
-        return False, "one_human"
-    bots_at_start = set((initial_state or {}).get("bots") or [])
-    if any(s.number in bots_at_start for s in humans):
-        return False, "joined_late"
-    if int((final_state or {}).get("round") or 1) <= 1:
-        return False, "round_one"
-    return True, ""
+board_outcome = fairness.board_outcome
+
+
+def seat_outcomes(game) -> dict[int, str]:
+    """{seat: win / loss / draw} of a finished game (the counters, the series, the replay's colours)."""
+    return {n: fairness.board_outcome(code) for n, code in game_outcomes(game).items()}
 
 
 def _lock_ratings(player_ids: list[int], variant: str) -> tuple[dict, dict]:
@@ -118,9 +119,10 @@ def _count(row, outcome: str, sign: int) -> None:
 
 @transaction.atomic
 def record_game_result(game) -> GameRecord:
-    """Record a finished game exactly once: rated or not (and why), every human's outcome, the ±15
-    rating changes of a rated game (004) and the series score (003). Returns the GameRecord; the
-    caller (game.services) may copy ``record.rated`` / ``record.unrated_reason`` onto the Game.
+    """Record a finished game exactly once: rated or not (and why, ratings.fairness), every human's
+    outcome and reason (game.outcomes), the rating changes and the series score (003). Returns the
+    GameRecord with ``seat_changes`` ({seat: (change, rating after)}), which game.services copies
+    into Game.result["outcomes"] for the result dialog and the header.
 
     Calling it again for the same game returns the first record and changes nothing.
     """
@@ -130,47 +132,60 @@ def record_game_result(game) -> GameRecord:
     Game.objects.select_for_update().filter(pk=game.pk).values_list("pk", flat=True).first()
     existing = GameRecord.objects.filter(game_id=game.pk).first()
     if existing is not None:
+        existing.seat_changes = _seat_changes(existing)
         return existing
     if not game.result:
         raise ServiceError("not_finished", _("This game has not finished yet."))
 
-    result = game.result
     rules = game.rules or {}
     variant = rules.get("variant") if rules.get("variant") in VARIANTS else VARIANTS[0]
-    finished_at = game.finished_at or timezone.now()
-    seats = list(game.seats.all())
-    rated, reason = rated_decision(seats, game.initial_state, game.state)
-    outcomes = seat_outcomes(result, [s.number for s in seats])
-    gone = set(result.get("left") or []) | set(result.get("timed_out") or [])
-
+    finished_at = game.finished_at = game.finished_at or timezone.now()
+    seats = list(game.seats.select_related("player"))
+    humans = [s for s in seats if s.player_id is not None and not s.bot_level]
+    codes = game_outcomes(game)
+    verdict = fairness.judge(game, humans, codes, seats)
     record = GameRecord.objects.create(
         game_id=game.pk, table_id=game.table_id, variant=variant, pairs=bool(rules.get("pairs")),
-        rated=rated, unrated_reason=reason, draw=bool(result.get("draw")), finished_at=finished_at,
+        rated=verdict.rated, unrated_reason=verdict.reason, draw=bool(game.result.get("draw")),
+        shared_address=verdict.shared_address, finished_at=finished_at,
     )
-    humans = [s for s in seats if s.player_id is not None and not s.bot_level]
-    deltas: dict[int, int] = {}
-    if rated:
-        ratings, variant_rows = _lock_ratings([s.player_id for s in humans], variant)
-        changes = []
-        for s in humans:
-            outcome = outcomes[s.number]
-            delta = RATING_DELTA[outcome]
-            deltas[s.player_id] = delta
-            for row in (ratings[s.player_id], variant_rows[s.player_id]):
-                row.value += delta
-                _count(row, outcome, +1)
-                row.last_played = finished_at
-                row.save()
-            changes.append(RatingChange(game_id=game.pk, player_id=s.player_id, delta=delta,
-                                        rating_after=ratings[s.player_id].value, outcome=outcome))
-        RatingChange.objects.bulk_create(changes)
+    record.seat_changes = _pay(game, humans, codes, verdict.deltas, variant, finished_at)
     PlayerGame.objects.bulk_create([
-        PlayerGame(record=record, player_id=s.player_id, seat=s.number, outcome=outcomes[s.number],
-                   delta=deltas.get(s.player_id, 0), left=s.number in gone, finished_at=finished_at)
+        PlayerGame(record=record, player_id=s.player_id, seat=s.number, outcome=fairness.board_outcome(codes[s.number]),
+                   reason=codes[s.number], delta=verdict.deltas.get(s.player_id, 0),
+                   left=codes[s.number] in outcomes.LOST_BY_DEFAULT, finished_at=finished_at)
         for s in humans
     ])
-    _record_series_game(game, seats, outcomes, finished_at)
+    _record_series_game(game, seats, {n: fairness.board_outcome(c) for n, c in codes.items()}, finished_at)
     return record
+
+
+def _pay(game, humans, codes: dict[int, str], deltas: dict[int, int], variant: str, when) -> dict:
+    """Apply each rating change (overall and the variant's); {seat: (change, rating after)}."""
+    paying = [s for s in humans if s.player_id in deltas]
+    if not paying:
+        return {}
+    ratings, variant_rows = _lock_ratings([s.player_id for s in paying], variant)
+    changes, out = [], {}
+    for s in paying:
+        outcome, delta = fairness.board_outcome(codes[s.number]), deltas[s.player_id]
+        for row in (ratings[s.player_id], variant_rows[s.player_id]):
+            row.value += delta
+            _count(row, outcome, +1)
+            row.last_played = when
+            row.save()
+        after = ratings[s.player_id].value
+        changes.append(RatingChange(game_id=game.pk, player_id=s.player_id, delta=delta, rating_after=after,
+                                    outcome=outcome))
+        out[s.number] = (delta, after)
+    RatingChange.objects.bulk_create(changes)
+    return out
+
+
+def _seat_changes(record: GameRecord) -> dict:
+    seats = dict(record.lines.values_list("player_id", "seat"))
+    return {seats[c.player_id]: (c.delta, c.rating_after)
+            for c in RatingChange.objects.filter(game_id=record.game_id, voided=False) if c.player_id in seats}
 
 
 # ----------------------------------------------------------------------------- voiding
@@ -187,14 +202,14 @@ def void_game(game, by, reason: str) -> GameRecord:
     record = GameRecord.objects.select_for_update().filter(game_id=game_id).first()
     if record is None:
         raise ServiceError("not_recorded", _("This game has no recorded result, so there is nothing to void."))
-    if not record.rated:
-        raise ServiceError("unrated", _("This game was not rated (%(why)s), so there is nothing to void.")
-                           % {"why": unrated_label(record.unrated_reason)})
     if record.voided_at is not None:
         raise ServiceError("already_voided", _("This game's rating was already voided on %(when)s: %(reason)s")
                            % {"when": timezone.localtime(record.voided_at).strftime("%Y-%m-%d %H:%M"),
                               "reason": record.void_reason})
     changes = list(RatingChange.objects.filter(game_id=game_id, voided=False))
+    if not changes:  # an unrated game whose leaver paid nothing either
+        raise ServiceError("unrated", _("This game was not rated (%(why)s), so there is nothing to void.")
+                           % {"why": unrated_label(record.unrated_reason)})
     ratings, variant_rows = _lock_ratings([c.player_id for c in changes], record.variant)
     for c in changes:
         for row in (ratings[c.player_id], variant_rows[c.player_id]):
@@ -209,7 +224,9 @@ def void_game(game, by, reason: str) -> GameRecord:
     record.voided_at = timezone.now()
     record.voided_by = by
     record.void_reason = reason[:300]
-    record.save(update_fields=["voided_at", "voided_by", "void_reason"])
+    record.rated, record.unrated_reason = False, fairness.VOIDED
+    record.save(update_fields=["voided_at", "voided_by", "void_reason", "rated", "unrated_reason"])
+    game_services.record_void(game_id)  # the game's one record (result dialog, replay) says so too
     return record
 
 
@@ -231,80 +248,118 @@ def _open_series(table_id: int, lock: bool = False) -> Series | None:
 
 
 def _record_series_game(game, seats, outcomes: dict[int, str], finished_at) -> None:
-    from lobby.models import Table  # noqa: PLC0415
-
-    length = Table.objects.filter(pk=game.table_id).values_list("series_length", flat=True).first() or 1
+    """003, one game of a series, in the order of its rules: the game belongs to the table's open
+    series of these players (or starts one); each player scores it; leaving breaks the series and
+    excludes the leaver from the club; a complete series counts in full; the club is re-ranked; the
+    winners choose who leads the next game."""
+    length = _series_length(game.table_id)
     if length <= 1:
         return
-    lineup = _lineup(seats)
-    series = _open_series(game.table_id, lock=True)
-    if series is not None and series.lineup != lineup:
-        series.broken = True  # other people now: that series stops here, a new one starts
-        series.save(update_fields=["broken"])
-        series = None
-    if series is None:
-        series = Series.objects.create(table_id=game.table_id, length=length,
-                                       pairs=bool((game.rules or {}).get("pairs")), lineup=lineup)
-        SeriesEntry.objects.bulk_create([
-            SeriesEntry(series=series, seat=s.number, player_id=s.player_id,
-                        bot_level="" if s.player_id else (s.bot_level or "bot"))
-            for s in seats
-        ])
+    series = _series_for(game, seats, length)
     series.games_played += 1
     SeriesGame.objects.create(series=series, game_id=game.pk, number=series.games_played)
-    left = set((game.result or {}).get("left") or [])
     entries = list(series.entries.select_for_update().order_by("seat"))
+    members, club = _lock_club_rows(entries)
+    left = set((game.result or {}).get("left") or [])
+    for e in entries:
+        _score_game(series, e, outcomes.get(e.seat, Outcome.DRAW), e.seat in left, club.get(e.player_id),
+                    finished_at)
+    complete = series.games_played >= series.length and not series.broken
+    if complete:
+        _complete_series(series, entries, club, finished_at)
+    _rerank_club(members, club, complete, finished_at)
+    _winners_choose_leader(series, game, outcomes)
+    series.save()
+
+
+def _series_length(table_id: int) -> int:
+    from lobby.models import Table  # noqa: PLC0415
+
+    return Table.objects.filter(pk=table_id).values_list("series_length", flat=True).first() or 1
+
+
+def _series_for(game, seats, length: int) -> Series:
+    """The table's open series if the same people play it, else a new one (other people break it)."""
+    lineup = _lineup(seats)
+    series = _open_series(game.table_id, lock=True)
+    if series is not None and series.lineup == lineup:
+        return series
+    if series is not None:
+        series.broken = True  # other people now: that series stops here, a new one starts
+        series.save(update_fields=["broken"])
+    series = Series.objects.create(table_id=game.table_id, length=length,
+                                   pairs=bool((game.rules or {}).get("pairs")), lineup=lineup)
+    SeriesEntry.objects.bulk_create([
+        SeriesEntry(series=series, seat=s.number, player_id=s.player_id,
+                    bot_level="" if s.player_id else (s.bot_level or "bot"))
+        for s in seats
+    ])
+    return series
+
+
+def _lock_club_rows(entries) -> tuple[list[ClubStanding], dict[int, ClubStanding]]:
+    """(the club's members in club order, {player id: ClubStanding} of this game's people), locked."""
     humans = sorted(e.player_id for e in entries if e.player_id)
     _lock_club()  # before any ClubStanding row: the membership below touches other players' rows
     ClubStanding.objects.bulk_create([ClubStanding(player_id=i) for i in humans], ignore_conflicts=True)
     rows = list(ClubStanding.objects.select_for_update().filter(Q(player_id__in=humans) | Q(in_club=True))
                 .order_by("player_id"))
     human_ids = set(humans)
-    club = {c.player_id: c for c in rows if c.player_id in human_ids}
     members = sorted((c for c in rows if c.in_club), key=lambda c: (c.club_place or CLUB_SIZE + 1, c.player_id))
+    return members, {c.player_id: c for c in rows if c.player_id in human_ids}
+
+
+def _score_game(series: Series, e: SeriesEntry, outcome: str, left: bool, c: ClubStanding | None, when) -> None:
+    """The losing pair pays 20, 10 to each winner (003); leaving breaks the series and the club."""
+    points = SERIES_DELTA[outcome]
+    e.games += 1
+    e.score += points
+    _count_series(e, outcome)
+    if left:
+        e.left = True
+        series.broken = True  # 003: leaving before the game ends breaks the series
+    e.save()
+    if c is None:
+        return
+    c.games += 1
+    c.score += points
+    c.average = c.score / c.games
+    c.last_played = when
+    if left and not c.excluded:
+        c.excluded = True  # 003: «в противном случае Вы исключаетесь из клуба»
+        c.excluded_at = when
+
+
+def _complete_series(series: Series, entries, club: dict[int, ClubStanding], when) -> None:
+    """A cycle of the full length: each person's full-series average counts for the club."""
+    series.finished = True
+    series.finished_at = when
     for e in entries:
-        outcome = outcomes.get(e.seat, Outcome.DRAW)
-        points = SERIES_DELTA[outcome]
-        e.games += 1
-        e.score += points
-        _count_series(e, outcome)
-        if e.seat in left:
-            e.left = True
-            series.broken = True  # 003: leaving before the game ends breaks the series
-        e.save()
         if e.player_id:
             c = club[e.player_id]
-            c.games += 1
-            c.score += points
-            c.average = c.score / c.games
-            c.last_played = finished_at
-            if e.seat in left and not c.excluded:
-                c.excluded = True  # 003: «в противном случае Вы исключаетесь из клуба»
-                c.excluded_at = finished_at
-    complete = series.games_played >= series.length and not series.broken
-    if complete:
-        series.finished = True
-        series.finished_at = finished_at
-        for e in entries:
-            if e.player_id:
-                c = club[e.player_id]
-                c.full_series += 1
-                c.full_games += e.games
-                c.full_score += e.score
-                c.full_average = c.full_score / c.full_games
+            c.full_series += 1
+            c.full_games += e.games
+            c.full_score += e.score
+            c.full_average = c.full_score / c.full_games
+
+
+def _rerank_club(members: list[ClubStanding], club: dict[int, ClubStanding], complete: bool, when) -> None:
     before = {m.player_id: _membership(m) for m in members}
-    _update_club(members, [club[i] for i in humans], complete, finished_at)
+    _update_club(members, [club[i] for i in sorted(club)], complete, when)
     for c in club.values():
         c.save()
     others = [m for m in members if m.player_id not in club and _membership(m) != before[m.player_id]]
     if others:
         ClubStanding.objects.bulk_update(others, MEMBERSHIP_FIELDS)
+
+
+def _winners_choose_leader(series: Series, game, outcomes: dict[int, str]) -> None:
+    """003: the winners choose who of them leads next; until they do, the first of them out."""
     winners = sorted(n for n, o in outcomes.items() if o == Outcome.WIN)
     series.winner_seats = winners
     out_order = [n for n in ((game.state or {}).get("out") or []) if n in winners]
     series.next_leader_seat = (out_order[0] if out_order else winners[0]) if winners else None
     series.next_leader_chosen_by = None
-    series.save()
 
 
 # ----------------------------------------------------------------------------- the club (003)
@@ -507,3 +562,44 @@ def club_tables(limit_preliminary: int = 50) -> tuple[list, list]:
     prelim = list(ClubStanding.objects.filter(excluded=False, full_series=0, games__gt=0)
                   .select_related("player").order_by("-average", "-games", "player__nick")[:limit_preliminary])
     return club, prelim
+
+
+# ----------------------------------------------------------------------------- moderators
+
+class SuspiciousPair:
+    """Two accounts' recent games together, for the moderators' list."""
+
+    def __init__(self, a, b) -> None:
+        self.a, self.b = a, b
+        self.games: list[GameRecord] = []
+        self.a_wins = self.b_wins = self.shared = self.rated = 0
+
+    @property
+    def one_sided(self) -> bool:
+        decided = self.a_wins + self.b_wins
+        return decided >= 3 and max(self.a_wins, self.b_wins) >= 0.8 * decided
+
+
+def suspicious_pairs(days: int = 7, min_games: int | None = None) -> list[SuspiciousPair]:
+    """Pairs of accounts with many games together in the last `days`, one-sided results or a
+    shared address: most suspicious first (shared address, then the most games). Two queries."""
+    min_games = settings.RATINGS_SUSPICIOUS_PAIR_GAMES if min_games is None else min_games
+    since = timezone.now() - timedelta(days=days)
+    records = {r.pk: r for r in GameRecord.objects.filter(finished_at__gte=since)}
+    by_game: dict[int, list[PlayerGame]] = {}
+    for line in PlayerGame.objects.filter(record_id__in=list(records)).select_related("player"):
+        by_game.setdefault(line.record_id, []).append(line)
+    pairs: dict[tuple[int, int], SuspiciousPair] = {}
+    for game_id, lines in by_game.items():
+        record = records[game_id]
+        for x, y in combinations(sorted(lines, key=lambda ln: ln.player_id), 2):
+            pair = pairs.setdefault((x.player_id, y.player_id), SuspiciousPair(x.player, y.player))
+            pair.games.append(record)
+            pair.a_wins += x.outcome == Outcome.WIN and y.outcome == Outcome.LOSS
+            pair.b_wins += y.outcome == Outcome.WIN and x.outcome == Outcome.LOSS
+            pair.shared += record.shared_address
+            pair.rated += record.rated
+    found = [p for p in pairs.values() if p.shared or len(p.games) >= min_games or p.one_sided]
+    for p in found:
+        p.games.sort(key=lambda r: r.finished_at, reverse=True)
+    return sorted(found, key=lambda p: (-p.shared, -len(p.games), p.a.pk, p.b.pk))

@@ -133,7 +133,10 @@ def _game_lines(lines) -> list:
             line.partner = next((s for s in seats if s.number != line.seat and s.number % 2 == line.seat % 2), None)
         line.opponents = [s for s in seats if s.number != line.seat and s is not line.partner]
         line.variant_label = labels.get(line.record.variant, line.record.variant)
-        line.unrated_label = services.unrated_label(line.record.unrated_reason) if not line.record.rated else ""
+        withheld = line.record.unrated_reason == "provisional" and not line.delta and line.reason != "draw"
+        line.counted = line.record.rated and not withheld  # his rating moved (a provisional opponent's did not move it)
+        line.unrated_label = services.unrated_label(line.record.unrated_reason) if not line.counted else ""
+        line.reason_label = services.outcome_label(line.reason) if line.reason not in ("won", "durak", "draw") else ""
     return lines
 
 
@@ -159,9 +162,10 @@ def game_replay(request, game_id: int):
         return render(request, "ratings/replay.html", context)
     record = GameRecord.objects.filter(game=game).first()
     deltas = {c.player_id: c for c in RatingChange.objects.filter(game=game)}
-    outcomes = services.seat_outcomes(game.result or {}, [s.number for s in seats])
+    codes = services.game_outcomes(game)
     for s in seats:
-        s.outcome = outcomes.get(s.number)
+        s.outcome = services.board_outcome(codes[s.number]) if s.number in codes else None
+        s.reason_label = services.outcome_label(codes.get(s.number, ""))
         s.change = deltas.get(s.player_id) if s.player_id else None
     events = list(game.events.order_by("seq").only("seq", "seat", "action"))
     try:

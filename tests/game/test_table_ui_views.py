@@ -21,7 +21,8 @@ def playing_table(humans, bots=()):
     from lobby.models import Seat, Table
 
     seats = [("h", p) for p in humans] + [("b", level) for level in bots]
-    table = Table.objects.create(name="ui", seats_count=len(seats), status=Table.Status.PLAYING)
+    table = Table.objects.create(name="ui", seats_count=len(seats), status=Table.Status.PLAYING,
+                                 disconnect_policy="lose")
     for number, (kind, who) in enumerate(seats, start=1):
         if kind == "h":
             Seat.objects.create(table=table, number=number, player=who)

@@ -87,7 +87,7 @@ def play_finished_game(table: Table, lineup: list, *, rules: dict | None = None,
         state = engine.end_check(state) if seat is None else engine.apply_action(state, seat, action)
         seq += 1
         GameEvent.objects.create(game=game, seq=seq, seat=seat, action=action,
-                                 source="server" if seat is None else "bot")
+                                 source=_source(seat, lineup, bots, leaver))
     game.state = state.to_json()
     game.version = seq
     if state.over:
@@ -98,6 +98,15 @@ def play_finished_game(table: Table, lineup: list, *, rules: dict | None = None,
     if left:
         GameSeat.objects.filter(game=game, number__in=left).update(left_at=timezone.now())
     return game
+
+
+def _source(seat: int | None, lineup: list, bots: list[int], leaver: int | None) -> str:
+    """As game.services logs it: a person's own move "player", a bot's "bot", leaving "leave"."""
+    if seat is None:
+        return "server"
+    if seat == leaver:
+        return "leave"
+    return "bot" if isinstance(lineup[seat - 1], str) or seat in bots else "player"
 
 
 def finished_game_row(table: Table, lineup: list, result: dict, *, rules: dict | None = None,
@@ -114,4 +123,7 @@ def finished_game_row(table: Table, lineup: list, result: dict, *, rules: dict |
         result=res, finished_at=finished_at or timezone.now(),
     )
     _seat_rows(game, lineup)
+    for n, who in enumerate(lineup, start=1):  # every person moved (a rated game needs real play)
+        GameEvent.objects.create(game=game, seq=n, seat=n, action={"type": "pass"},
+                                 source="bot" if isinstance(who, str) else "player")
     return game

@@ -35,7 +35,10 @@ def _history(ann, others) -> None:
 
 
 @pytest.mark.parametrize("mobile", [False, True], ids=["desktop", "phone"])
-def test_a_profile_page_draws_the_rating_chart(transactional_db, asgi_live_server, browser, screenshot_dir, mobile):
+def test_a_profile_page_draws_the_rating_chart(transactional_db, asgi_live_server, browser, screenshot_dir, mobile,
+                                              settings):
+    settings.RATINGS_PAIR_GAMES_PER_DAY = 1000  # a long history with the same three people in one day ...
+    settings.RATINGS_PROVISIONAL_GAMES = 0  # ... who are all new accounts
     ann = make_player("Anna")
     others = [make_player(n) for n in ("Boris", "Vera", "Gleb")]
     _history(ann, others)

@@ -58,12 +58,12 @@ def test_a_player_who_left_loses_even_if_the_bot_on_his_seat_won():
     assert PlayerGame.objects.get(player=a).left
 
 
-def test_a_player_who_timed_out_loses_and_in_pairs_his_partner_keeps_the_pair_result():
+def test_an_automatic_move_on_a_timeout_is_not_a_loss_the_board_decides():
     ps = [make_player() for _ in range(4)]
     game = finished_game_row(make_table(), ps, {"losers": [2, 4], "winners": [1, 3], "timed_out": [3]},
                              rules={"pairs": True})
     services.record_game_result(game)
-    assert values(*ps) == [1015, 985, 985, 985]
+    assert values(*ps) == [1015, 985, 1015, 985]
 
 
 def test_finishing_twice_pays_exactly_once():
@@ -92,9 +92,9 @@ def test_per_variant_ratings_are_kept_in_their_own_rows():
 @pytest.mark.parametrize(("lineup", "kwargs", "reason"), [
     (["H", "heuristic"], {}, "bots"),
     (["H", "H", "random"], {}, "bots"),
-    (["H"], {}, "one_human"),
-    (["H", "H"], {"final_round": 1}, "round_one"),
-    (["H", "H"], {"bots_at_start": [2]}, "joined_late"),
+    (["H"], {}, "bots"),
+    (["H", "H"], {"final_round": 1}, "too_short"),
+    (["H", "H"], {"bots_at_start": [2]}, "bots"),
 ])
 def test_unrated_games_change_nothing_and_say_why(lineup, kwargs, reason):
     people = []
@@ -118,16 +118,18 @@ def test_unrated_games_change_nothing_and_say_why(lineup, kwargs, reason):
     assert PlayerGame.objects.filter(record=record).count() == len(people)  # still in their history
 
 
-def test_a_bot_game_played_by_the_engine_is_unrated_and_abandoned_round_one_too():
+def test_a_bot_game_is_unrated_and_a_game_left_in_round_one_costs_only_the_leaver():
     a, b = make_player(), make_player()
     t = make_table(seats_count=3)
     game = play_finished_game(t, [a, b, "heuristic"], seed=3)
     assert services.record_game_result(game).unrated_reason == "bots"
+    assert not RatingChange.objects.exists()
     left_early = play_finished_game(t, [a, b], seed=4, leave={1: 0})
     assert left_early.result["reason"] == "resign" and left_early.state["round"] == 1
-    assert services.record_game_result(left_early).unrated_reason == "round_one"
-    assert not RatingChange.objects.exists()
-    assert not Rating.objects.filter(games__gt=0).exists()
+    record = services.record_game_result(left_early)
+    assert not record.rated and record.unrated_reason == "too_short"
+    assert {c.player_id: c.delta for c in RatingChange.objects.all()} == {a.pk: -15}
+    assert values(a) == [985] and not Rating.objects.filter(player=b).exists()
 
 
 def test_a_real_two_human_engine_game_is_rated():
@@ -183,7 +185,7 @@ def test_voiding_twice_an_unrated_game_or_without_rights_is_refused_and_changes_
     with pytest.raises(ServiceError) as e, translation.override("en"):
         services.void_game(unrated, mod, "x")
     with translation.override("en"):
-        assert e.value.code == "unrated" and "bots played" in str(e.value.message)
+        assert e.value.code == "unrated" and "bots at the table" in str(e.value.message)
     services.void_game(rated, mod, "first")
     with pytest.raises(ServiceError) as e:
         services.void_game(rated, mod, "second")

@@ -140,7 +140,7 @@ def test_cheater_check_window_of_4_s_closes_the_round():
 
 def test_rematch_window_of_30_s_closes_back_to_the_waiting_room():
     a, b = make_player(), make_player()
-    table, game = start_game(a, b)
+    table, game = start_game(a, b, disconnect_policy="lose")
     services.leave_game(game.pk, a)
     table.refresh_from_db()
     assert table.status == Table.Status.REMATCH

@@ -63,7 +63,7 @@ def test_a_firing_does_not_act_before_the_database_clock_says_so():
 
 def test_a_disconnect_due_by_the_database_clock_fires_even_when_the_worker_clock_lags():
     a, b = make_player(), make_player()
-    _, game = start_game(a, b)
+    _, game = start_game(a, b, disconnect_policy="lose")
     services.set_connected(game.pk, b, False)
     age_seat(game.pk, 2, by=1, disconnected_at=Now() - timedelta(seconds=31))  # due by the database's clock
     lagging = timezone.now() - timedelta(seconds=30)  # this process's clock is half a minute behind
@@ -133,7 +133,7 @@ def test_an_unknown_kind_is_logged_not_raised(caplog):
 
 def test_timers_for_a_finished_game_do_nothing():
     a, b = make_player(), make_player()
-    table, game = start_game(a, b)
+    table, game = start_game(a, b, disconnect_policy="lose")
     version = game.version
     services.set_connected(game.pk, a, True)
     services.set_connected(game.pk, a, False)
@@ -153,7 +153,7 @@ def test_timers_for_a_finished_game_do_nothing():
 
 def test_a_player_reconnecting_to_a_finished_game_is_handled_quietly():
     a, b = make_player(), make_player()
-    _, game = start_game(a, b)
+    _, game = start_game(a, b, disconnect_policy="lose")
     services.leave_game(game.pk, a)
     game.refresh_from_db()
     result = dict(game.result)

@@ -1,0 +1,138 @@
+"""Whether a finished game is rated, and each person's rating change: 004's ±15 and the club's
+anti-farming rules (issue 13, stated on the rules page; the numbers are settings ``RATINGS_*``).
+
+In order:
+
+1. Unrated for everybody: an aborted game; bots at the table (or fewer than two people from the
+   start); two players connecting from one address; the same two accounts already played their
+   daily share of rated games together.
+2. Too short (one round, or a person who never moved himself): unrated, but a person who lost by
+   default (left, did not return, lost on time, banned) still pays: leaving early costs the leaver,
+   the one who stays gains only from a real game.
+3. Otherwise rated, ±15 by outcome; a player facing a provisional account (fewer than
+   ``RATINGS_PROVISIONAL_GAMES`` rated games) moves by ``RATINGS_PROVISIONAL_FACTOR`` of that
+   (0: not at all, and his line says "provisional"). A provisional account's own rating moves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from itertools import combinations
+
+from django.conf import settings
+
+from game import outcomes as codes
+from game.models import Game, GameEvent
+from ratings.models import RATING_STEP, GameRecord, Outcome, Rating
+
+BOTS = "bots"
+TOO_SHORT = "too_short"
+SHARED_ADDRESS = "shared_address"
+PAIR_LIMIT = "pair_limit"
+PROVISIONAL = "provisional"
+ABORTED = "aborted"
+VOIDED = "voided"
+PAIR_WINDOW = timedelta(days=1)
+
+
+def board_outcome(code: str) -> str:
+    """win / loss / draw (the counters and the series) for a game.outcomes code."""
+    if code == codes.WON:
+        return Outcome.WIN
+    if code in codes.LOSSES:
+        return Outcome.LOSS
+    return Outcome.DRAW
+
+
+@dataclass
+class Verdict:
+    rated: bool
+    reason: str  # an unrated reason code, or "provisional" when a seat's change was withheld
+    deltas: dict[int, int] = field(default_factory=dict)  # player id -> change, for those whose rating moves
+    shared_address: bool = False
+
+
+def judge(game, humans: list, seat_outcomes: dict[int, str], all_seats: list) -> Verdict:
+    """The verdict for a finishing game: `humans` are its people's GameSeat rows (with .player)."""
+    shared = _shared_address(humans)
+    reason = _unrated_for_everybody(game, humans, all_seats, seat_outcomes, shared)
+    if reason:
+        return Verdict(False, reason, shared_address=shared)
+    if _too_short(game, humans):
+        return Verdict(False, TOO_SHORT, _leavers_pay(humans, seat_outcomes), shared_address=shared)
+    deltas, withheld = _rated_changes(humans, seat_outcomes)
+    return Verdict(bool(deltas), PROVISIONAL if withheld else "", deltas, shared_address=shared)
+
+
+def _unrated_for_everybody(game, humans, all_seats, seat_outcomes, shared: bool) -> str:
+    if game.status == Game.Status.ABORTED or any(o == codes.ABORTED for o in seat_outcomes.values()):
+        return ABORTED
+    if _bots_played(game, humans, all_seats):
+        return BOTS
+    if shared and settings.RATINGS_SHARED_ADDRESS_UNRATED:
+        return SHARED_ADDRESS
+    if _pair_limit_reached(humans, game.finished_at):
+        return PAIR_LIMIT
+    return ""
+
+
+def _bots_played(game, humans, all_seats) -> bool:
+    """A bot seat from the start, fewer than two people, or a person in a seat a bot had at the deal."""
+    if any(s.bot_level for s in all_seats) or len({s.player_id for s in humans}) < 2:
+        return True
+    bots_at_start = set((game.initial_state or {}).get("bots") or [])
+    return any(s.number in bots_at_start for s in humans)
+
+
+def _shared_address(humans) -> bool:
+    addresses = [s.player.last_address for s in humans if s.player.last_address]
+    return len(addresses) != len(set(addresses))
+
+
+def _pair_limit_reached(humans, finished_at) -> bool:
+    limit = settings.RATINGS_PAIR_GAMES_PER_DAY
+    since = finished_at - PAIR_WINDOW
+    for a, b in combinations(sorted({s.player_id for s in humans}), 2):
+        together = (GameRecord.objects.filter(rated=True, voided_at__isnull=True, finished_at__gt=since,
+                                              lines__player_id=a)
+                    .filter(lines__player_id=b).count())
+        if together >= limit:
+            return True
+    return False
+
+
+def _too_short(game, humans) -> bool:
+    """Real play: more than one round, and a move of his own by every person."""
+    if int((game.state or {}).get("round") or 1) < settings.RATINGS_MIN_ROUNDS:
+        return True
+    moved = set(GameEvent.objects.filter(game=game, source="player").values_list("seat", flat=True).distinct())
+    return any(s.number not in moved for s in humans)
+
+
+def _leavers_pay(humans, seat_outcomes) -> dict[int, int]:
+    return {s.player_id: -RATING_STEP for s in humans if seat_outcomes.get(s.number) in codes.LOST_BY_DEFAULT}
+
+
+def _rated_changes(humans, seat_outcomes) -> tuple[dict[int, int], bool]:
+    """±15 by outcome; scaled for a player facing a provisional account. (deltas, any withheld)."""
+    provisional = _provisional_players([s.player_id for s in humans])
+    factor = float(settings.RATINGS_PROVISIONAL_FACTOR)
+    deltas: dict[int, int] = {}
+    withheld = False
+    for s in humans:
+        full = {Outcome.WIN: RATING_STEP, Outcome.LOSS: -RATING_STEP, Outcome.DRAW: 0}[
+            board_outcome(seat_outcomes.get(s.number, codes.DRAW))]
+        faces_provisional = any(o.player_id in provisional for o in humans if o.player_id != s.player_id)
+        if s.player_id in provisional or not faces_provisional:
+            deltas[s.player_id] = full
+        elif factor > 0:
+            deltas[s.player_id] = round(full * factor)
+        else:
+            withheld = True
+    return deltas, withheld
+
+
+def _provisional_players(player_ids: list[int]) -> set[int]:
+    games = dict(Rating.objects.filter(player_id__in=player_ids).values_list("player_id", "games"))
+    return {p for p in player_ids if games.get(p, 0) < settings.RATINGS_PROVISIONAL_GAMES}
