@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('lobby', '0002_seat_in_game'),
+        ('lobby', '0003_bot_takeover_by_default'),
     ]
 
     operations = [
