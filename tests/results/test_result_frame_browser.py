@@ -1,5 +1,5 @@
-"""The browser's table socket receives the rating change and the new rating when the game ends,
-without a reload (the result dialog and the header read them from frame.result.outcomes)."""
+"""The browser's table socket receives the rating change and the new rating when the game ends, and
+the result dialog and the header show them without a reload (from frame.result.outcomes)."""
 
 from __future__ import annotations
 
@@ -40,7 +40,13 @@ def test_the_stayer_sees_plus_15_and_his_new_rating_arrive_on_his_socket(transac
         assert rows[1] == {"seat": 1, "outcome": "won", "rating_change": 15, "rating_after": 1015}
         assert rows[2]["outcome"] == "left" and rows[2]["rating_change"] == -15
         assert final["result"]["rated"] is True
-        page.wait_for_timeout(500)
+        # the dialog says it in words with the change and the new rating; the header follows without a reload
+        page.wait_for_selector("#g-result:not([hidden])", timeout=10_000)
+        page.wait_for_function("document.querySelector('#site-rating [data-rating-value]').textContent.trim() "
+                               "=== '1015'", timeout=10_000)
+        dialog = page.inner_text("#g-result")
+        assert "+15 → 1015" in dialog, dialog
+        assert "вышел" in dialog.lower() or "left" in dialog.lower(), dialog  # Boris left
         page.screenshot(path=str(screenshot_dir / "results-dialog-phone.png"), full_page=True)
     finally:
         context.close()
