@@ -232,6 +232,7 @@ LOGGING = {
     "loggers": {
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
         "django.channels.server": {"level": "WARNING"},
+        "axes": {"level": "WARNING"},  # every login would log an INFO line
     },
 }
 
