@@ -194,6 +194,7 @@ AXES_ONLY_ADMIN_SITE = True
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", default=5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", default=30, minimum=1))
 AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
+AXES_USERNAME_FORM_FIELD = "username"  # the admin login form's field (the model's is "nick")
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "accounts.services.client_address"  # the same TRUSTED_PROXY_HOPS rule
 AXES_VERBOSE = False
