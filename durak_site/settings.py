@@ -12,7 +12,6 @@ import warnings
 from datetime import timedelta
 from pathlib import Path
 
-from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 from .env import ImproperEnv, env_bool, env_choice, env_database, env_int, env_list, env_origins, env_redis
@@ -256,6 +255,7 @@ X_FRAME_OPTIONS = "DENY"
 # rules and the table script set style attributes. The one inline handler (select the invite link
 # on focus) is allowed by its hash. Sockets go to this same host ('self' covers ws: and wss:).
 INVITE_FOCUS_HANDLER_HASH = "'sha256-biFQTroSCI3Z5BmsMGyEE2jFZdwjjG1Oe7JLytgH6jM='"  # "this.select()"
+SELF, NONE = "'self'", "'none'"  # csp.constants' values, without importing the package into settings
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],

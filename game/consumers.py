@@ -113,10 +113,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.moves = TokenBucket(MOVE_RATE, MOVE_BURST)
         self.pings = TokenBucket(PING_RATE, PING_BURST)
         self.joined: list[str] = []
-        await self.accept()
-        shutdown.track(self)
         if self.user is None or not self.user.is_authenticated:
-            await self.close(code=sessions.CLOSE_SESSION_ENDED)
+            await self._refuse(sessions.CLOSE_SESSION_ENDED)
             return
         session = self.scope.get("session")
         self.session_key = session.session_key if session is not None else None
@@ -125,18 +123,21 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self._join(realtime.player_group(self.user.pk))
         reason = await _end_reason(self.session_key, self.user.pk)
         if reason is not None:
-            await self._end(reason)
+            await self._refuse(sessions.close_code(reason), reason)
             return
         invited = await sync_to_async(session.get)(INVITES_KEY, []) if session is not None else []
         if not await _may_open(self.table_id, self.user, invited):
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self._refuse(CLOSE_NOT_FOUND)
             return
         info = await database_sync_to_async(services.connect_info)(self.table_id, self.user)
         if info is None:
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self._refuse(CLOSE_NOT_FOUND)
             return
+        # in the groups before the handshake completes: news sent once the client is "connected" reaches it
         await self._join(realtime.table_group(self.table_id))
         await self._follow_game(info)
+        await self.accept()
+        shutdown.track(self)
         await sync_to_async(socket_count.opened, thread_sensitive=False)(self.table_id, self.user.pk)
         self.counted = True
         await _set_presence(self.table_id, self.user.pk, True)
@@ -145,6 +146,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.last_beat = time.monotonic()
             info = await database_sync_to_async(services.connect_info)(self.table_id, self.user)
         await self._send_info(info)
+
+    async def _refuse(self, code: int, reason: str | None = None) -> None:
+        """Accept, then close with `code` (after an error frame saying why, for an ended session):
+        a refused handshake would reach the client as a bare 1006."""
+        await self.accept()
+        shutdown.track(self)
+        if reason is not None:
+            await self._end(reason)
+        else:
+            await self.close(code=code)
 
     async def disconnect(self, code) -> None:
         self.closing = True
