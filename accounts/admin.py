@@ -51,7 +51,7 @@ class PlayerAdmin(admin.ModelAdmin):
                                "description": gettext_lazy("Use the actions on the player list to ban or unban.")}),
         (gettext_lazy("Staff"), {"fields": ("is_active", "is_staff", "is_superuser", "groups")}),
     )
-    actions = ("ban_players", "unban_players", "reset_recovery_keys")
+    actions = ("ban_players", "unban_players", "reset_recovery_keys", "end_sessions")
     show_full_result_count = False
 
     @admin.display(description=gettext_lazy("banned"), boolean=True, ordering="banned_at")
@@ -131,3 +131,12 @@ class PlayerAdmin(admin.ModelAdmin):
         response = TemplateResponse(request, "admin/accounts/keys_issued.html", context)
         add_never_cache_headers(response)
         return response
+
+    @admin.action(description=gettext_lazy("End the sessions of selected players (signs them out everywhere)"))
+    def end_sessions(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
+        ended = 0
+        for player in queryset:
+            ended += services.end_sessions(player, by=request.user)
+            self.log_change(request, player, _("Sessions ended"))
+        self.message_user(request, ngettext("Ended %(count)d session.", "Ended %(count)d sessions.", ended)
+                          % {"count": ended}, messages.SUCCESS)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import FieldError
+from django.urls import reverse
 
 from .models import Player
 
@@ -23,3 +24,9 @@ class PlayerBackend(ModelBackend):
         except FieldError:  # no ratings relation installed: fall back to the plain query
             return super().get_user(user_id)
         return player if self.user_can_authenticate(player) else None
+
+
+def outside_admin(request, credentials=None) -> bool:
+    """AXES_WHITELIST_CALLABLE: django-axes counts admin logins only; players' restore has its own
+    throttle (accounts.services.restore), and axes must not record or lock it."""
+    return not (getattr(request, "path", "") or "").startswith(reverse("admin:index"))

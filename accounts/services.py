@@ -10,22 +10,24 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
+from importlib import import_module
 
 from django.conf import settings
-from django.contrib.auth import authenticate
+from django.contrib.auth import SESSION_KEY, authenticate, logout
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import keys, nicks
+from . import keys, nicks, sessions
 from .errors import ServiceError
 from .models import Player
+from .signals import player_banned
 
 __all__ = [
     "ServiceError", "sign_up", "restore", "new_key", "reset_key", "ban", "unban", "ensure_can_play",
-    "touch_last_seen", "client_ip", "scope_client_ip", "record_address",
+    "touch_last_seen", "client_ip", "scope_client_ip", "record_address", "log_out", "end_sessions",
 ]
 
 log = logging.getLogger(__name__)
@@ -85,8 +87,10 @@ def _set_new_key(player: Player) -> str:
 
 
 def new_key(player: Player) -> str:
-    """The player replaces his own key: the old one stops working at once."""
+    """The player replaces his own key: the old one stops working at once, and so do the sessions
+    and open sockets that signed in with it (his own tabs reconnect with the renewed session)."""
     key = _set_new_key(player)
+    sessions.end_sockets(player.pk, sessions.SESSION_ENDED)
     log.info("accounts: player %s issued a new recovery key", player.pk)
     return key
 
@@ -94,6 +98,7 @@ def new_key(player: Player) -> str:
 def reset_key(player: Player, by: Player) -> str:
     """A moderator issues a new key to hand over to the player (the old one stops working)."""
     key = _set_new_key(player)
+    sessions.end_sockets(player.pk, sessions.SESSION_ENDED)
     log.info("accounts: moderator %s reset the recovery key of player %s", by.pk, player.pk)
     return key
 
@@ -102,20 +107,22 @@ def reset_key(player: Player, by: Player) -> str:
 
 @dataclass(frozen=True)
 class Limits:
-    per_nick: int
-    per_ip: int
+    per_address_nick: int
+    per_address: int
     window: int  # seconds
 
 
 def _limits() -> Limits:
-    return Limits(per_nick=getattr(settings, "RESTORE_FAILURES_PER_NICK", 5),
-                  per_ip=getattr(settings, "RESTORE_FAILURES_PER_IP", 20),
-                  window=getattr(settings, "RESTORE_FAILURE_WINDOW", 15 * 60))
+    return Limits(per_address_nick=settings.RESTORE_FAILURES_PER_ADDRESS_NICK,
+                  per_address=settings.RESTORE_FAILURES_PER_ADDRESS,
+                  window=settings.RESTORE_FAILURE_WINDOW)
 
 
 def _counter_keys(nick: str, ip: str) -> tuple[str, str]:
+    """(per address and nick, per address). No counter is per nick alone: failures typed elsewhere
+    must never refuse the owner his correct key (anyone could lock him out)."""
     prefix = getattr(settings, "RESTORE_THROTTLE_PREFIX", "accounts:restore")
-    return f"{prefix}:nick:{nicks.skeleton(nick)[:40]}", f"{prefix}:ip:{ip}"
+    return f"{prefix}:ipnick:{ip}:{nicks.skeleton(nick)[:40]}", f"{prefix}:ip:{ip}"
 
 
 def _failures(key: str) -> int:
@@ -132,22 +139,24 @@ def _count_failure(key: str, window: int) -> None:
 
 def throttled(nick: str, ip: str) -> bool:
     limits = _limits()
-    nick_key, ip_key = _counter_keys(nick, ip)
-    return _failures(nick_key) >= limits.per_nick or _failures(ip_key) >= limits.per_ip
+    pair_key, ip_key = _counter_keys(nick, ip)
+    return _failures(pair_key) >= limits.per_address_nick or _failures(ip_key) >= limits.per_address
 
 
 def restore(request: HttpRequest, nick: str, typed_key: str) -> Player:
     """The player whose nick and key match (not yet logged in), or ServiceError.
 
-    Every wrong pair gets one generic message, whether the nick exists or not; failures count per nick
-    and per client IP, and past the limit nothing is checked until the window ends.
+    Every wrong pair gets one generic message, whether the nick exists or not. Failures count per
+    client address and per (address, nick); past either limit that address is refused until the
+    window ends. An address that has not been failing is never refused: keys have 140 random bits,
+    so guessing needs no per-nick limit, and one would let anyone lock the owner out.
     """
     limits = _limits()
     ip = client_ip(request)
-    nick_key, ip_key = _counter_keys(nick, ip)
-    if _failures(nick_key) >= limits.per_nick or _failures(ip_key) >= limits.per_ip:
+    pair_key, ip_key = _counter_keys(nick, ip)
+    if _failures(pair_key) >= limits.per_address_nick or _failures(ip_key) >= limits.per_address:
         log.warning("accounts: restore throttled (ip %s)", ip)
-        raise ServiceError("throttled", _("Too many failed attempts for this nick or from your network. "
+        raise ServiceError("throttled", _("Too many failed attempts from your network. "
                                           "Please wait %(minutes)d minutes and try again.")
                            % {"minutes": max(1, limits.window // 60)})
     key = keys.normalize(typed_key)
@@ -156,11 +165,11 @@ def restore(request: HttpRequest, nick: str, typed_key: str) -> Player:
         # an unknown nick still goes through the hasher, so timing does not tell which nicks exist
         player = authenticate(request, nick=find_nick(nick) or nicks.normalize(nick), password=key)
     if player is None:
-        _count_failure(nick_key, limits.window)
+        _count_failure(pair_key, limits.window)
         _count_failure(ip_key, limits.window)
         log.info("accounts: restore failed (ip %s)", ip)
         raise ServiceError("bad_credentials", _("This nick and key do not match. Check both and try again."))
-    cache.delete(nick_key)
+    cache.delete(pair_key)
     log.info("accounts: player %s restored access", player.pk)
     return player
 
@@ -193,6 +202,12 @@ def record_address(player_id: int, address: str) -> None:
     Player.objects.filter(pk=player_id).exclude(last_address=address[:64]).update(last_address=address[:64])
 
 
+def client_address(request: HttpRequest) -> str | None:
+    """client_ip for django-axes (AXES_CLIENT_IP_CALLABLE), None when the server was not told it."""
+    ip = client_ip(request)
+    return None if ip == "unknown" else ip
+
+
 # --- bans ------------------------------------------------------------------------------------------------
 
 def ban(player: Player, reason: str, by: Player) -> Player:
@@ -208,7 +223,12 @@ def ban(player: Player, reason: str, by: Player) -> Player:
         locked.banned_at = timezone.now()
         locked.ban_reason = reason
         locked.save(update_fields=["banned_at", "ban_reason"])
+        sessions.end_sockets(locked.pk, sessions.BANNED)
     log.info("accounts: moderator %s banned player %s", by.pk, player.pk)
+    # the apps above free his seats (a running game's seat goes to a bot, as for a leaver)
+    for receiver, result in player_banned.send_robust(sender=Player, player_id=locked.pk):
+        if isinstance(result, Exception):
+            log.error("accounts: %r failed after banning player %s", receiver, locked.pk, exc_info=result)
     return locked
 
 
@@ -236,6 +256,33 @@ def ensure_can_play(player) -> None:
     if banned_at is not None:
         player.banned_at, player.ban_reason = banned_at, reason
         raise ServiceError("banned", ban_message(player))
+
+
+# --- sessions -------------------------------------------------------------------------------------------
+
+def log_out(request: HttpRequest) -> None:
+    """Log this device out; the sockets opened with this session close at once."""
+    player_id, session_key = request.user.pk, request.session.session_key
+    logout(request)
+    if player_id is not None:
+        sessions.end_sockets(player_id, sessions.SESSION_ENDED, session_key)
+        log.info("accounts: player %s logged out", player_id)
+
+
+def end_sessions(player: Player, by: Player) -> int:
+    """A moderator signs the player out everywhere: his sessions are deleted, his sockets close.
+    Returns how many sessions ended (the session table is scanned: a moderator's rare action)."""
+    store_class = import_module(settings.SESSION_ENGINE).SessionStore
+    ended = 0
+    if hasattr(store_class, "get_model_class"):  # database-backed sessions can be found
+        model = store_class.get_model_class()
+        for session in model.objects.filter(expire_date__gt=timezone.now()).iterator():
+            if str(session.get_decoded().get(SESSION_KEY)) == str(player.pk):
+                store_class(session.session_key).delete()
+                ended += 1
+    sessions.end_sockets(player.pk, sessions.SESSION_ENDED)
+    log.info("accounts: moderator %s ended %d sessions of player %s", by.pk, ended, player.pk)
+    return ended
 
 
 # --- presence --------------------------------------------------------------------------------------------

@@ -57,6 +57,11 @@ def watch_group(table_id: int) -> str:
     return f"table-{table_id}-watch"
 
 
+def player_group(player_id: int) -> str:
+    """Every socket of one player, at any table: accounts closes them when his session ends."""
+    return f"player-{player_id}"
+
+
 # ---------------------------------------------------------------- loops
 
 

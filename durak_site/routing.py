@@ -1,9 +1,29 @@
-"""WebSocket routes: one socket per table for the waiting room and the game (DESIGN.md)."""
+"""WebSocket routes: one socket per table for the waiting room and the game (DESIGN.md).
 
-from django.urls import path
+Any other path (including /ws/tables/abc/, -1 or 1%00) is accepted and closed at once with 4404,
+the code a missing table gets: no 500 on the handshake and no "No route found" traceback.
+"""
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.urls import path, re_path
 
 from game.consumers import TableConsumer
 
+CLOSE_NOT_FOUND = 4404
+
+
+class NotFoundConsumer(AsyncWebsocketConsumer):
+    """The catch-all route: nothing lives here."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=CLOSE_NOT_FOUND)
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:
+        return None
+
+
 websocket_urlpatterns = [
     path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
+    re_path(r"", NotFoundConsumer.as_asgi()),
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from datetime import timedelta
 from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
@@ -69,6 +70,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "channels",
     "django_htmx",
+    "axes",
     "accounts",
     "lobby",
     "game",
@@ -89,6 +91,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.LastSeenMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks: turns a lock-out into its response
 ]
 
 ROOT_URLCONF = "durak_site.urls"
@@ -189,13 +193,37 @@ RATINGS_SHARED_ADDRESS_UNRATED = True  # players whose sockets connect from one 
 RATINGS_SUSPICIOUS_PAIR_GAMES = 5  # the moderators' list shows pairs with this many games in a week
 
 AUTH_USER_MODEL = "accounts.Player"
-AUTHENTICATION_BACKENDS = ["accounts.backends.PlayerBackend"]  # ModelBackend + the rating in one query
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out admin login before any password check
+    "accounts.backends.PlayerBackend",  # ModelBackend + the rating in one query
+]
 LOGIN_URL = "accounts:signup"
-# "Restore on another device": failed nick + key pairs allowed per nick and per client IP in a window.
-RESTORE_FAILURES_PER_NICK = 5
-RESTORE_FAILURES_PER_IP = 20
+# "Restore on another device": failed nick + key pairs allowed from one client address, per nick and in
+# all, in a window. Nothing counts per nick alone: strangers' failures never refuse the owner's key.
+RESTORE_FAILURES_PER_ADDRESS_NICK = 5
+RESTORE_FAILURES_PER_ADDRESS = 20
 RESTORE_FAILURE_WINDOW = 15 * 60  # seconds
-AUTH_PASSWORD_VALIDATORS: list[dict] = []  # players have generated recovery keys; staff use createsuperuser
+# Players' keys are generated (140 random bits); these rules apply to staff passwords
+# (createsuperuser, changepassword, the admin's password forms).
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 12}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+# Staff logins (/admin/login/) through django-axes: after AXES_FAILURE_LIMIT failures from one
+# address for one nick, that pair is locked out for AXES_COOLOFF_TIME (attempts are logged in the
+# admin). Players' restore is throttled by accounts.services instead, so axes watches the admin only.
+AXES_ONLY_ADMIN_SITE = True
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", default=5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", default=30, minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
+AXES_USERNAME_FORM_FIELD = "username"  # the admin login form's field (the model's is "nick")
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "accounts.services.client_address"  # the same TRUSTED_PROXY_HOPS rule
+AXES_VERBOSE = False
+AXES_WHITELIST_CALLABLE = "accounts.backends.outside_admin"
+AXES_DISABLE_ACCESS_LOG = True  # failures are logged; players' ordinary logins are not recorded by axes
 
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # access persists in the browser (004)
 SESSION_SAVE_EVERY_REQUEST = False
@@ -229,11 +257,13 @@ LOGGING = {
     "loggers": {
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
         "django.channels.server": {"level": "WARNING"},
+        "axes": {"level": "WARNING"},  # every login would log an INFO line
     },
 }
 
 # Production hardening (python manage.py check --deploy must be clean with DEBUG off).
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# X-Forwarded-Proto is believed only from a proxy we were told about: a direct client could fake it.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if TRUSTED_PROXY_HOPS > 0 else None
 SECURE_SSL_REDIRECT = _SECURE_SSL_REDIRECT
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_SECURE = _SESSION_COOKIE_SECURE
@@ -244,3 +274,24 @@ SECURE_HSTS_PRELOAD = _SECURE_HSTS_PRELOAD
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp): scripts only from this site (no inline script, no eval), so
+# an injected <script> or handler does not run. Styles may be inline: the pages, htmx's indicator
+# rules and the table script set style attributes. The one inline handler (select the invite link
+# on focus) is allowed by its hash. Sockets go to this same host ('self' covers ws: and wss:).
+INVITE_FOCUS_HANDLER_HASH = "'sha256-biFQTroSCI3Z5BmsMGyEE2jFZdwjjG1Oe7JLytgH6jM='"  # "this.select()"
+SELF, NONE = "'self'", "'none'"  # csp.constants' values, without importing the package into settings
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, "'unsafe-hashes'", INVITE_FOCUS_HANDLER_HASH],
+        "style-src": [SELF, "'unsafe-inline'"],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}

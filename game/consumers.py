@@ -2,36 +2,51 @@
 
 Groups: `table-<id>` (everyone: lobby events, game started), `table-<id>-seat-<n>` (the socket of
 the player owning seat n of the current game: his own redacted frames) and `table-<id>-watch`
-(everyone else: the spectator frame). Frames are built by game.services, already redacted.
+(everyone else: the spectator frame). Frames are built by game.services, already redacted. Every
+socket also joins `player-<id>`: accounts closes it there when its session ends (accounts/sessions.py).
 
-Close codes: 4401 not signed in, 4404 no such table, 4429 flooding.
+A socket belongs to a session: it closes when the session ends (logout, a new key, a moderator's
+"end sessions") or the player is banned, by that news, and every move and heartbeat re-checks it
+(one cache read; the session itself is loaded only when that number moved).
+
+Close codes (the client shows them in words; an error frame with the same meaning comes first where
+there is one): 4401 not signed in or the session ended, 4403 banned, 4404 no such table (also a
+private table the viewer may not see, and any unknown path), 4429 flooding, 4012 service restart.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import time
-from collections import deque
 
 from asgiref.sync import sync_to_async
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
 from accounts import services as accounts_services
+from accounts import sessions
 from durak_site import realtime
 from durak_site.db import in_thread
-from game import services, shutdown, socket_count, socket_hooks
+from game import access, services, shutdown, socket_count, socket_hooks
 from game.errors import ServiceError, message_for
+from game.flood import TokenBucket
 from lobby import services as lobby_services
+from lobby.views import INVITES_KEY
 
 log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 2048
-FLOOD_WINDOW = 1.0  # seconds
-FLOOD_LIMIT = 20  # messages per window
+# Flood control (game/flood.py): moves and other messages may come in a burst of MOVE_BURST (a queue
+# replayed after a reconnect), then MOVE_RATE a second; pings have their own small bucket.
+MOVE_RATE, MOVE_BURST = 10.0, 60.0
+PING_RATE, PING_BURST = 2.0, 10.0
+CLOSE_FLOODING = 4429
+CLOSE_NOT_FOUND = 4404
 HEARTBEAT_EVERY = 5.0  # seconds between presence writes caused by pings
 
 
@@ -74,6 +89,9 @@ def _quietly(func):
 _set_presence = _quietly(lobby_services.set_presence)
 _touch_presence = _quietly(lobby_services.touch_presence)
 _record_address = _quietly(accounts_services.record_address)
+_generation = sync_to_async(sessions.generation, thread_sensitive=False)
+_end_reason = database_sync_to_async(sessions.socket_end_reason)
+_may_open = database_sync_to_async(access.may_open)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -85,6 +103,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     last_beat: float = 0.0
     counted: bool = False  # this socket is in socket_count (closing the last one marks him gone)
     busy: int = 0  # moves being applied (a graceful stop lets them finish)
+    session_key: str | None = None
+    generation: int = 0  # accounts.sessions.generation when the session was last found valid
+    closing: bool = False  # close() was sent or the client went away: nothing more is sent
 
     # ------------------------------------------------------------ connection
 
@@ -92,19 +113,34 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         self.lang = _language(self.scope)
-        self.stamps: deque[float] = deque()
+        self.moves = TokenBucket(MOVE_RATE, MOVE_BURST)
+        self.pings = TokenBucket(PING_RATE, PING_BURST)
         self.joined: list[str] = []
-        await self.accept()
-        shutdown.track(self)
         if self.user is None or not self.user.is_authenticated:
-            await self.close(code=4401)
+            await self._refuse(sessions.CLOSE_SESSION_ENDED)
+            return
+        session = self.scope.get("session")
+        self.session_key = session.session_key if session is not None else None
+        # the number first, then the group, then the full check: a session ended at any moment is seen
+        self.generation = await _generation(self.user.pk)
+        await self._join(realtime.player_group(self.user.pk))
+        reason = await _end_reason(self.session_key, self.user.pk)
+        if reason is not None:
+            await self._refuse(sessions.close_code(reason), reason)
+            return
+        invited = await sync_to_async(session.get)(INVITES_KEY, []) if session is not None else []
+        if not await _may_open(self.table_id, self.user, invited):
+            await self._refuse(CLOSE_NOT_FOUND)
             return
         info = await database_sync_to_async(services.connect_info)(self.table_id, self.user)
         if info is None:
-            await self.close(code=4404)
+            await self._refuse(CLOSE_NOT_FOUND)
             return
+        # in the groups before the handshake completes: news sent once the client is "connected" reaches it
         await self._join(realtime.table_group(self.table_id))
         await self._follow_game(info)
+        await self.accept()
+        shutdown.track(self)
         await sync_to_async(socket_count.opened, thread_sensitive=False)(self.table_id, self.user.pk)
         self.counted = True
         await _set_presence(self.table_id, self.user.pk, True)
@@ -116,7 +152,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await socket_hooks.connected(self)
         await _record_address(self.user.pk, accounts_services.scope_client_ip(self.scope))  # ratings: one address
 
+    async def _refuse(self, code: int, reason: str | None = None) -> None:
+        """Accept, then close with `code` (after an error frame saying why, for an ended session):
+        a refused handshake would reach the client as a bare 1006."""
+        await self.accept()
+        shutdown.track(self)
+        if reason is not None:
+            await self._end(reason)
+        else:
+            await self.close(code=code)
+
     async def disconnect(self, code) -> None:
+        self.closing = True
         try:
             await self._leave(code)
         finally:
@@ -182,7 +229,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def _resync(self) -> None:
         info = await database_sync_to_async(services.connect_info)(self.table_id, self.user)
         if info is None:
-            await self.close(code=4404)
+            await self.close(code=CLOSE_NOT_FOUND)
             return
         await self._follow_game(info)
         await self._send_info(info)
@@ -190,38 +237,45 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     # ------------------------------------------------------------ client -> server
 
     async def websocket_receive(self, message) -> None:
-        text = message.get("text")
-        if text is None:
-            raw = message.get("bytes") or b""
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                await self._error(None, "bad_json")
-                return
-        await self.receive(text_data=text)
-
-    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
-        if not self.user or not self.user.is_authenticated:
-            return
-        now = time.monotonic()
-        self.stamps.append(now)
-        while self.stamps and now - self.stamps[0] > FLOOD_WINDOW:
-            self.stamps.popleft()
-        if len(self.stamps) > FLOOD_LIMIT:
-            await self._error(None, "flooding")
-            await self.close(code=4429)
-            return
-        if text_data is None:
-            text_data = (bytes_data or b"").decode("utf-8", "replace")
-        if len(text_data.encode("utf-8")) > MAX_FRAME_BYTES:
-            await self._error(None, "too_large")
+        """Every frame gets a result or an error frame (or a documented close); whatever goes wrong
+        inside is logged and answered with `internal_error`, never allowed to kill the socket (1011)."""
+        if self.closing:
             return
         try:
-            content = json.loads(text_data)
-        except ValueError:
+            await self._receive_frame(message.get("text"), message.get("bytes"))
+        except Disconnected:
+            self.closing = True
+        except Exception:
+            log.exception("table socket: a message failed (table %s)", getattr(self, "table_id", None))
+            await self._error(None, "internal_error")
+
+    async def _receive_frame(self, text: str | None, raw: bytes | None) -> None:
+        if not self.user or not self.user.is_authenticated:
+            return
+        size = len(text.encode("utf-8", "surrogatepass")) if text is not None else len(raw or b"")
+        if size > MAX_FRAME_BYTES:
+            if await self._allow(self.moves):
+                await self._error(None, "too_large")
+            return
+        content: object = ValueError
+        # RecursionError: a frame of a thousand nested "["; UnicodeDecodeError is a ValueError
+        with contextlib.suppress(ValueError, RecursionError):
+            content = json.loads(text if text is not None else (raw or b"").decode("utf-8"))
+        is_ping = isinstance(content, dict) and content.get("type") == "ping"
+        if not await self._allow(self.pings if is_ping else self.moves):
+            return
+        if content is ValueError:
             await self._error(None, "bad_json")
             return
         await self.receive_json(content)
+
+    async def _allow(self, bucket: TokenBucket) -> bool:
+        """Take a token; an empty bucket is abuse: an error frame, then close 4429."""
+        if bucket.take():
+            return True
+        await self._error(None, "flooding")
+        await self.close(code=CLOSE_FLOODING)
+        return False
 
     async def receive_json(self, content, **kwargs) -> None:
         if not isinstance(content, dict):
@@ -250,12 +304,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def _ping(self) -> None:
         """A heartbeat: answered with the last version this socket was sent. At most every few
-        seconds it also writes presence and checks the game's version: a frame lost with a dying
-        process (committed, never sent) is resent here."""
+        seconds it also re-checks the session, writes presence and checks the game's version: a
+        frame lost with a dying process (committed, never sent) is resent here."""
         await self.send_json({"type": "pong", "version": self.last_version[1] if self.game_id else None})
         if time.monotonic() - self.last_beat < HEARTBEAT_EVERY:
             return
         self.last_beat = time.monotonic()
+        if not await self._session_ok():
+            return
         await sync_to_async(socket_count.alive, thread_sensitive=False)(self.table_id, self.user.pk)
         if self.seat is not None and self.game_id is not None:
             version = await _parallel(services.heartbeat)(self.game_id, self.user)
@@ -280,6 +336,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         if self.game_id is None:
             await self._error(msg_id, "no_game")
+            return
+        if not await self._session_ok():
             return
         if shutdown.stopping:  # this process is stopping: the client resends it to the next one
             await self.close(code=shutdown.SERVICE_RESTART)
@@ -306,6 +364,51 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             message = message_for(code)
         await self.send_json({"type": "error", "id": msg_id, "code": code, "message": message})
 
+    # ------------------------------------------------------------ the session behind the socket
+
+    async def _session_ok(self) -> bool:
+        """One cache read: has any session of this player ended since we last looked? Only then is
+        the session loaded; an ended one closes the socket."""
+        now = await _generation(self.user.pk)
+        if now == self.generation:
+            return True
+        reason = await _end_reason(self.session_key, self.user.pk)
+        if reason is not None:
+            await self._end(reason)
+            return False
+        self.generation = now
+        return True
+
+    async def _end(self, reason: str) -> None:
+        """Tell him why in words, then close with the code for it (4401 session ended, 4403 banned)."""
+        if self.closing:
+            return
+        ban_reason = ""
+        if reason == sessions.BANNED:
+            ban_reason = await database_sync_to_async(sessions.ban_reason)(self.user.pk)
+        with translation.override(self.lang):
+            message = sessions.end_message(reason, ban_reason)
+        await self.send_json({"type": "error", "id": None, "code": reason, "message": message})
+        await self.close(code=sessions.close_code(reason))
+
+    # ------------------------------------------------------------ sending, quietly when closed
+
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        """A frame for a socket the client has just closed is dropped (a closing race, not an error)."""
+        if self.closing:
+            return
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            self.closing = True
+
+    async def close(self, code=None, reason=None) -> None:
+        if self.closing:
+            return
+        with contextlib.suppress(Disconnected):
+            await super().close(code=code, reason=reason)
+        self.closing = True
+
     # ------------------------------------------------------------ channel-layer events
 
     async def lobby_changed(self, event) -> None:
@@ -322,3 +425,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if event.get("game_id") != self.game_id:
             return
         await self._send_frame(event["frame"])
+
+    async def session_ended(self, event) -> None:
+        """accounts.sessions.end_sockets: this player's session (this one, or all) has ended."""
+        key = event.get("session_key")
+        if key is not None and key != self.session_key:
+            return  # another device logged out; this socket's session stands
+        await self._end(event.get("reason") or sessions.SESSION_ENDED)

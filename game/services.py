@@ -533,19 +533,36 @@ def leave_game(game_id: int, player) -> Game:
             raise ServiceError("game_finished")
         if gs.left_at is not None:
             raise ServiceError("left_game")
-        gs.left_at = game.db_now
-        gs.disconnect_deadline = None
-        lobby_services.player_left_game(game.table_id, player.pk)
-        state = _state(game)
-        if game.disconnect_policy == Game.DisconnectPolicy.BOT:
-            gs.takeover_level = gs.takeover_level or TAKEOVER_LEVEL
-            gs.save(update_fields=["left_at", "takeover_level", "disconnect_deadline"])
-            state, seats = _bot_seats_event(game, state)
-            if not any(s.player_id and not s.bot_level and s.left_at is None for s in seats):
-                return _abandon(game, state, seats)
-            return _save(game, state, seats)
-        gs.save(update_fields=["left_at", "disconnect_deadline"])
-        return _save(game, _resign(game, state, gs.number, "leave"))
+        return _leave_locked(game, gs, bot=game.disconnect_policy == Game.DisconnectPolicy.BOT)
+
+
+def _leave_locked(game: Game, gs: GameSeat, bot: bool) -> Game:
+    gs.left_at = game.db_now
+    gs.disconnect_deadline = None
+    lobby_services.player_left_game(game.table_id, gs.player_id)
+    state = _state(game)
+    if bot:
+        gs.takeover_level = gs.takeover_level or TAKEOVER_LEVEL
+        gs.save(update_fields=["left_at", "takeover_level", "disconnect_deadline"])
+        state, seats = _bot_seats_event(game, state)
+        if not any(s.player_id and not s.bot_level and s.left_at is None for s in seats):
+            return _abandon(game, state, seats)
+        return _save(game, state, seats)
+    gs.save(update_fields=["left_at", "disconnect_deadline"])
+    return _save(game, _resign(game, state, gs.number, "leave"))
+
+
+def on_player_banned(sender, player_id: int, **kwargs) -> None:
+    """accounts.signals.player_banned: in every running game of his a bot takes his seat, as for a
+    leaver under the bot policy (he is recorded as having left); the others play on."""
+    game_ids = list(GameSeat.objects.filter(player_id=player_id, left_at__isnull=True,
+                                            game__status=Game.Status.PLAYING).values_list("game_id", flat=True))
+    for game_id in game_ids:
+        with transaction.atomic():
+            game = _lock(game_id)
+            gs = GameSeat.objects.filter(game=game, player_id=player_id).first()
+            if game.status == Game.Status.PLAYING and gs is not None and gs.left_at is None:
+                _leave_locked(game, gs, bot=True)
 
 
 def _abandon(game: Game, state: engine.GameState, seats: list[GameSeat]) -> Game:

@@ -165,15 +165,19 @@ def screenshot_dir(request) -> Path:
     return folder
 
 
-def login_browser_context(browser, base_url: str, player, *, locale: str = "ru-RU", mobile: bool = False):
-    """A browser context already logged in as `player` (session cookie from Django's test client)."""
+def login_browser_context(browser, base_url: str, player, *, locale: str = "ru-RU", mobile: bool = False,
+                          bypass_csp: bool = True):
+    """A browser context already logged in as `player` (session cookie from Django's test client).
+
+    Playwright's wait_for_function evaluates its predicate with `new Function`, which the site's CSP
+    forbids: tests bypass the CSP unless they test it (tests/security/test_csp_browser.py)."""
     from django.conf import settings
     from django.test import Client
 
     client = Client()
     client.force_login(player)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    options: dict = {"locale": locale, "base_url": base_url}
+    options: dict = {"locale": locale, "base_url": base_url, "bypass_csp": bypass_csp}
     if mobile:
         options.update(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
                        has_touch=True)

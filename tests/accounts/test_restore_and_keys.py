@@ -69,20 +69,29 @@ def test_empty_fields_say_what_is_missing():
     assert "Enter your nick." in html and "Enter your recovery key." in html
 
 
-def test_failures_are_throttled_per_nick_even_from_many_addresses(sign_up, settings):
+def test_failures_are_throttled_per_address_and_nick(sign_up, settings):
     _, key = sign_up("Target")
-    for n in range(settings.RESTORE_FAILURES_PER_NICK):
-        assert restore(english_client(f"10.1.0.{n}"), "Target", keys.generate()).status_code == 400
-    response = restore(english_client("10.1.9.9"), "target", key)  # the right key, but too late
+    guesser = english_client("10.1.0.1")
+    for _ in range(settings.RESTORE_FAILURES_PER_ADDRESS_NICK):
+        assert restore(guesser, "Target", keys.generate()).status_code == 400
+    response = restore(guesser, "target", key)  # the right key, but from the failing address: too late
     assert response.status_code == 429
     assert "Too many failed attempts" in response.content.decode()
     assert "15 minutes" in response.content.decode()
-    other_player_same_ip = restore(english_client("10.1.9.9"), "Other", keys.generate())
-    assert other_player_same_ip.status_code == 400  # another nick from a fresh address is not blocked
+    other_player_same_ip = restore(english_client("10.1.0.1"), "Other", keys.generate())
+    assert other_player_same_ip.status_code == 400  # another nick from that address is not blocked yet
+
+
+def test_strangers_failures_never_refuse_the_owners_key(sign_up, settings):
+    """Issue 12 (7): five wrong keys for a nick used to lock its owner out from everywhere."""
+    _, key = sign_up("Owner")
+    for n in range(3 * settings.RESTORE_FAILURES_PER_ADDRESS_NICK):
+        assert restore(english_client(f"10.2.0.{n}"), "Owner", keys.generate()).status_code == 400
+    assert restore(english_client("10.2.9.9"), "owner", key).status_code == 302
 
 
 def test_failures_are_throttled_per_address_across_nicks(sign_up, settings):
-    settings.RESTORE_FAILURES_PER_IP = 4
+    settings.RESTORE_FAILURES_PER_ADDRESS = 4
     _, key = sign_up("Victim")
     attacker = english_client("192.0.2.7")
     for n in range(4):
@@ -95,7 +104,7 @@ def test_the_throttle_window_ends(sign_up, settings, rf):
     settings.RESTORE_FAILURE_WINDOW = 3  # seconds
     _, key = sign_up("Patient")
     request = rf.post("/accounts/restore/", REMOTE_ADDR="10.9.9.1")
-    for _ in range(settings.RESTORE_FAILURES_PER_NICK):
+    for _ in range(settings.RESTORE_FAILURES_PER_ADDRESS_NICK):
         with pytest.raises(services.ServiceError):
             services.restore(request, "Patient", "nope")
     started = time.monotonic()
@@ -103,7 +112,7 @@ def test_the_throttle_window_ends(sign_up, settings, rf):
         services.restore(request, "Patient", key)
     assert info.value.code == "throttled"
     time.sleep(max(0.0, 3.5 - (time.monotonic() - started)))
-    assert restore(english_client("10.9.9.9"), "Patient", key).status_code == 302
+    assert restore(english_client("10.9.9.1"), "Patient", key).status_code == 302
 
 
 def test_client_ip_trusts_forwarded_for_only_behind_configured_proxies(rf, settings):

@@ -52,7 +52,7 @@ def new_page(browser, harness, **options):
     origin, handle = harness
     options.setdefault("viewport", {"width": 1280, "height": 860})
     options.setdefault("locale", "ru-RU")
-    context = browser.new_context(**options)
+    context = browser.new_context(bypass_csp=True, **options)
     context.route(f"{origin}/**", handle)
     page = context.new_page()
     errors: list[str] = []

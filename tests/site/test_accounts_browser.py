@@ -18,7 +18,7 @@ KEY_PATTERN = re.compile(r"^([0-9A-Z]{4}-){6}[0-9A-Z]{4}$")
 
 
 def phone(browser, base_url):
-    context = browser.new_context(base_url=base_url, locale="ru-RU", viewport={"width": 390, "height": 844},
+    context = browser.new_context(bypass_csp=True, base_url=base_url, locale="ru-RU", viewport={"width": 390, "height": 844},
                                   device_scale_factor=2, is_mobile=True, has_touch=True)
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
     return context
@@ -104,7 +104,7 @@ def test_sign_up_on_a_phone_shows_the_key_once_copies_it_and_switches_to_english
 
 
 def test_desktop_home_and_restore_pages(asgi_live_server, browser, transactional_db, screenshot_dir):
-    context = browser.new_context(base_url=asgi_live_server, locale="ru-RU", viewport={"width": 1280, "height": 860})
+    context = browser.new_context(bypass_csp=True, base_url=asgi_live_server, locale="ru-RU", viewport={"width": 1280, "height": 860})
     page = context.new_page()
     try:
         page.goto("/")

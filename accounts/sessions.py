@@ -1,0 +1,102 @@
+"""A socket is only as good as its session: ending sessions reaches the open sockets at once.
+
+Two paths, so a lost message cannot keep a socket alive:
+
+* news: `end_sockets` sends a channel-layer event to the player's group (every socket of his joins
+  `realtime.player_group(id)`) after the commit; the socket closes at once;
+* a re-check: every session end bumps a per-player number in the cache (`generation`). A socket
+  compares the number it saw at connect with the cache on every move and heartbeat (one cache
+  read, no database query); only when it changed does it load its session (`socket_end_reason`).
+
+Close codes the sockets use (the client shows them in words): 4401 the session ended (logged out,
+a new key issued elsewhere, a moderator ended his sessions), 4403 the player is banned.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.core.cache import cache
+from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
+
+from durak_site import realtime
+
+from .models import Player
+
+CLOSE_SESSION_ENDED = 4401
+CLOSE_BANNED = 4403
+
+SESSION_ENDED = "session_ended"
+BANNED = "banned"
+
+_PREFIX = "accounts:socket-generation"
+
+
+def _key(player_id: int) -> str:
+    return f"{_PREFIX}:{player_id}"
+
+
+def generation(player_id: int) -> int:
+    """The player's session generation (0 until a session of his first ends)."""
+    return int(cache.get(_key(player_id)) or 0)
+
+
+def _bump(player_id: int) -> None:
+    if not cache.add(_key(player_id), 1, timeout=None):
+        try:
+            cache.incr(_key(player_id))
+        except ValueError:  # evicted between add and incr
+            cache.add(_key(player_id), 1, timeout=None)
+
+
+def end_sockets(player_id: int, reason: str, session_key: str | None = None) -> None:
+    """Close the player's sockets: those of one session (`session_key`), or all of them (None).
+
+    The cache number moves now (a socket re-checks its session on its next move); the event leaves
+    after the commit of the change that ended the session.
+    """
+    _bump(player_id)
+    realtime.send_on_commit([(realtime.player_group(player_id),
+                              {"type": "session.ended", "reason": reason, "session_key": session_key})])
+
+
+def socket_end_reason(session_key: str | None, player_id: int) -> str | None:
+    """Why a socket opened with this session must close now (SESSION_ENDED, BANNED), or None.
+
+    The same test Django's `get_user` makes on every request: the session still exists, names this
+    player, and carries the hash of his current key; plus the ban.
+    """
+    player = Player.objects.filter(pk=player_id).only("password", "is_active", "banned_at").first()
+    if player is None or not player.is_active:
+        return SESSION_ENDED
+    if player.banned_at is not None:
+        return BANNED
+    if not session_key:
+        return SESSION_ENDED
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    data = store.load()
+    if str(data.get(SESSION_KEY)) != str(player_id) or BACKEND_SESSION_KEY not in data:
+        return SESSION_ENDED
+    if not constant_time_compare(data.get(HASH_SESSION_KEY) or "", player.get_session_auth_hash()):
+        return SESSION_ENDED
+    return None
+
+
+def close_code(reason: str) -> int:
+    return CLOSE_BANNED if reason == BANNED else CLOSE_SESSION_ENDED
+
+
+def end_message(reason: str, ban_reason: str = "") -> str:
+    """The words a closed socket's last error frame carries (translated in the active language)."""
+    if reason == BANNED:
+        if ban_reason:
+            return _("Your account is banned: %(reason)s") % {"reason": ban_reason}
+        return _("Your account is banned.")
+    return _("Your session has ended (you logged out or a new key was issued). Sign in again to play.")
+
+
+def ban_reason(player_id: int) -> str:
+    return Player.objects.filter(pk=player_id).values_list("ban_reason", flat=True).first() or ""

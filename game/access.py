@@ -1,0 +1,36 @@
+"""Who may open a table's socket: the socket shows as much as the table page, never more.
+
+A private table's socket is open only to its seated players (at the table or in its running game),
+its host, moderators and holders of the invite link (the table page records the link in the session
+under lobby.views.INVITES_KEY). Everyone else is told the table does not exist: ids are sequential,
+so a refusal that differed from "no such table" would tell a stranger which private tables exist.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from game.models import Game, GameSeat
+from lobby.models import Seat, Table
+
+MAX_TABLE_ID = 2**63 - 1  # a bigint primary key: larger ids are simply not tables
+
+
+def may_open(table_id: int, player, invited: Iterable[int] = ()) -> bool:
+    """Whether `player` may open the socket of table `table_id` (False for a missing table)."""
+    if not 0 < table_id <= MAX_TABLE_ID:
+        return False
+    table = Table.objects.filter(pk=table_id).values("private", "host_id").first()
+    if table is None:
+        return False
+    if not table["private"] or player.is_staff or player.pk == table["host_id"]:
+        return True
+    try:
+        if table_id in {int(item) for item in invited}:
+            return True
+    except (TypeError, ValueError):
+        pass  # a malformed session entry grants nothing
+    if Seat.objects.filter(table_id=table_id, player=player).exists():
+        return True
+    return GameSeat.objects.filter(game__table_id=table_id, game__status=Game.Status.PLAYING,
+                                   player=player).exists()
