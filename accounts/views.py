@@ -128,7 +128,7 @@ def restore(request: HttpRequest) -> HttpResponse:
 
 
 @never_cache
-@login_required
+@login_required(login_url="accounts:restore")  # a logged-out owner comes back with his key, not a new nick
 def profile(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/profile.html", {})
 

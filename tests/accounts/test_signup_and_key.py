@@ -137,3 +137,8 @@ def test_sign_up_keeps_a_safe_next_url_and_drops_a_foreign_one(client):
     client.post("/accounts/logout/")
     response = client.post("/accounts/signup/", {"nick": "Nexter2", "next": "https://evil.example/"})
     assert response["Location"] == "/accounts/key/"
+
+
+def test_a_logged_out_visitor_of_the_profile_is_sent_to_the_key_log_in_not_to_sign_up(client):
+    response = client.get("/accounts/profile/")
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/restore/")

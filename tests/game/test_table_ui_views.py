@@ -54,7 +54,9 @@ def test_the_table_page_carries_the_seat_socket_and_translated_strings(client):
     strings = page_json(html, "table-strings")
     assert strings["take"] == "Беру" and strings["bito"] == "Бито" and strings["catch"] == "Поймать!"
     errors = page_json(html, "table-errors")
-    assert errors["does_not_beat"] == "Эта карта не бьёт {target}"
+    from durak_site.errors import message_for  # the page's refusals are the one catalogue's
+
+    assert errors["does_not_beat"] == message_for("does_not_beat") == "Эта карта не бьёт атакующую."
     assert 'type="module"' in html and "game/table.js" in html
     # nothing secret is on the page: the view arrives over the socket, redacted per seat
     for card in game.state["stock"]:
