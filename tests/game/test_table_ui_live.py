@@ -347,3 +347,22 @@ def test_connection_loss_is_shown_and_the_view_comes_back_and_rematch_ready_reac
     page.screenshot(path=str(screenshot_dir / "table_ui_live_rematch_ready.png"))
     assert not page.errors, page.errors
     close(context)
+
+
+def test_a_person_plays_a_whole_game_against_two_master_bots_by_clicking(transactional_db, asgi_live_server,
+                                                                        browser, screenshot_dir):
+    """Issue 11: the searching level ("master", the expert bot) plays whole live games: its moves are
+    legal, it never stalls the table, and the game ends with a result."""
+    from game.models import Game, GameEvent
+
+    person = make_player("Мастерский")
+    table, game = start_table([person], bots=("master", "master"), rules={"deck_size": 24})
+    context, page = open_table(browser, asgi_live_server, person, table)
+    moves = play_until_over(page, screenshot_dir, "table_ui_master_")
+    page.wait_for_selector("#g-result:not([hidden])", timeout=15000)
+    page.screenshot(path=str(screenshot_dir / "table_ui_master_result.png"))
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and moves > 0
+    assert GameEvent.objects.filter(game=game, source="bot").count() > 0
+    assert not page.errors, page.errors
+    close(context)
