@@ -30,3 +30,7 @@ def outside_admin(request, credentials=None) -> bool:
     """AXES_WHITELIST_CALLABLE: django-axes counts admin logins only; players' restore has its own
     throttle (accounts.services.restore), and axes must not record or lock it."""
     return not (getattr(request, "path", "") or "").startswith(reverse("admin:index"))
+
+
+# The backend a signed-in session names (tools that make sessions by hand: benchmarks, tests).
+PLAYER_BACKEND = f"{PlayerBackend.__module__}.{PlayerBackend.__qualname__}"

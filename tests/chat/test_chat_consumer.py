@@ -9,7 +9,7 @@ from chat import services
 from chat.models import ChatSettings, Message
 from game import services as game_services
 from tests.chat.helpers import chat_socket, next_chat, no_chat
-from tests.game.helpers import close_quietly, make_player, make_table
+from tests.game.helpers import close_quietly, make_player, make_table, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -90,19 +90,21 @@ async def test_only_the_host_changes_the_chat_settings():
 
 
 async def test_private_tables_chat_never_reaches_a_stranger():
+    """The stranger's socket is closed before anything is sent (4404, as for a missing table), so no
+    message, reaction or chat state ever reaches him; the chat itself refuses him too."""
     table, a, _b, stranger = await database_sync_to_async(_table)(private=True)
     comm_a, _ = await chat_socket(table.pk, a)
-    comm_s, state = await chat_socket(table.pk, stranger)
-    assert not state["read"] and "messages" not in state
+    comm_s, _connected, _code = await open_socket(table.pk, stranger)
+    closed = await comm_s.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": 4404}
     await comm_a.send_json_to({"type": "chat_send", "text": "only for us"})
     await next_chat(comm_a, "chat")
-    await comm_a.send_json_to({"type": "chat_react", "key": "good_game"})
-    await next_chat(comm_a, "chat_reaction")
-    assert await no_chat(comm_s) == []
-    await comm_s.send_json_to({"type": "chat_send", "text": "let me in"})
-    assert (await next_chat(comm_s, "chat_error"))["code"] == "chat_hidden"
+    rights = await database_sync_to_async(services.access)(table.pk, stranger)
+    assert not rights.read
+    with pytest.raises(services.ServiceError) as refused:
+        await database_sync_to_async(services.post_message)(table.pk, stranger, "let me in", rights)
+    assert refused.value.code == "chat_hidden"
     await close_quietly(comm_a)
-    await close_quietly(comm_s)
 
 
 async def test_muted_player_is_refused_with_the_reason_and_the_end():

@@ -226,7 +226,7 @@ def test_a_refused_move_shakes_the_card_and_says_why(page, harness, screenshot_d
         return document.querySelector("#g-hand .card[data-card='8D']").classList.contains('shake');
     }""", msg_id)
     assert shaking
-    assert toast(page) == "Эта карта не бьёт 7♦"
+    assert toast(page) == "Карта 8♦ не бьёт 7♦"  # the server refused it: the toast names both cards
     page.screenshot(path=str(screenshot_dir / "table_ui_refused_move.png"))
 
 

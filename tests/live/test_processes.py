@@ -25,6 +25,7 @@ from django.conf import settings
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from accounts.backends import PLAYER_BACKEND
 from game import engine, services, timers
 from game.models import Game, GameSeat
 from tests.game.helpers import make_player, make_table
@@ -93,7 +94,7 @@ def webs():
 def _cookie(player) -> str:
     store = import_module(settings.SESSION_ENGINE).SessionStore()
     store["_auth_user_id"] = str(player.pk)
-    store["_auth_user_backend"] = settings.AUTHENTICATION_BACKENDS[0]
+    store["_auth_user_backend"] = PLAYER_BACKEND
     store["_auth_user_hash"] = player.get_session_auth_hash()
     store.create()
     return store.session_key

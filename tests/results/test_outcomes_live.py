@@ -18,7 +18,7 @@ from results_helpers import (
     timed_out_seats,
 )
 
-from game import frames
+from game import engine, frames
 from game import services as game_services
 from game.models import GameSeat
 from ratings.models import PlayerGame, Rating
@@ -73,7 +73,7 @@ def test_under_the_lose_timeout_policy_the_slow_seat_lost_on_time_and_the_other_
     ann, bob = player("ann", "10.0.0.1"), player("bob", "10.0.0.2")
     game_id = start([ann, bob], rules={"timeout": "lose"})
     play_until(game_id, random.Random(3), lambda: state(game_id).round >= 2)
-    slow = state(game_id).turn[0]
+    slow = engine.whose_turn(state(game_id))[0]
     time_out(game_id)
     result = game(game_id).result
     assert {n: r["outcome"] for n, r in outcomes(game_id).items()} == {slow: "lost_on_time", 3 - slow: "won"}

@@ -43,10 +43,10 @@ async def _open(settings, game: bool = False):
 
 
 async def _answer(comm: WebsocketCommunicator) -> dict:
-    """The next answer: not lobby news nor a state frame (presence changes resend those)."""
+    """The next answer: not lobby news, a state frame (presence changes resend those) nor the chat's."""
     while True:
         frame = await comm.receive_json_from(timeout=5)
-        if frame["type"] not in ("lobby", "state"):
+        if frame["type"] not in ("lobby", "state") and not frame["type"].startswith("chat"):
             return frame
 
 

@@ -101,10 +101,11 @@ class InProcessWebSocket:
 def _session_cookie(player) -> str:
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 
+    from accounts.backends import PLAYER_BACKEND
+
     store = import_module(settings.SESSION_ENGINE).SessionStore()
     store[SESSION_KEY] = player._meta.pk.value_to_string(player)
-    backends = getattr(settings, "AUTHENTICATION_BACKENDS", None) or ["django.contrib.auth.backends.ModelBackend"]
-    store[BACKEND_SESSION_KEY] = backends[0]
+    store[BACKEND_SESSION_KEY] = PLAYER_BACKEND
     store[HASH_SESSION_KEY] = player.get_session_auth_hash()
     store.save()
     return store.session_key

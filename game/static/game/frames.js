@@ -5,7 +5,7 @@ import { clearError, refuse } from "./feedback.js";
 import { captureRects } from "./motion.js";
 import { movedOnCheck } from "./navigation.js";
 import { sounds } from "./sound.js";
-import { CFG, ERR, S, analyze, fmt, usesOf } from "./state.js";
+import { CFG, ERR, S, T, analyze, fmt, usesOf } from "./state.js";
 import { render } from "./view.js";
 
 export function onFrame(msg, arrived = Date.now()) {
@@ -91,9 +91,12 @@ function onError(msg) {
   const act = (msg.id && S.sentById.get(msg.id)) || (S.inflight && !msg.id ? S.inflight.action : null);
   if (S.inflight && (!msg.id || msg.id === S.inflight.id)) S.inflight = null;
   const code = msg.code || "unknown";
-  let text = ERR[code];
-  if (text) text = fmt(text, { target: act && act.target ? label(act.target) : "…", card: act && act.card ? label(act.card) : "…" });
-  else text = msg.message || ERR.unknown;
+  let text;
+  if (code === "does_not_beat" && act && act.target) {  // name the cards: "this card does not beat 7♦"
+    text = fmt(T.why_not_beat_target, { card: label(act.card), target: label(act.target) });
+  } else {
+    text = ERR[code] || msg.message || T.why_generic;  // the one catalogue's sentence (durak_site/errors.py)
+  }
   refuse(act && act.card, text, code === "does_not_beat" && act ? act.target : null);
   render();
 }
