@@ -89,6 +89,28 @@ def visible_cheats(view: View) -> set[str]:
     return cheats
 
 
+def settled_move(view: View) -> tuple[bool, Action | None, list[Action]]:
+    """The moves every level makes the same way, before it thinks: catch a cheat it can see, swap the
+    face-up trump for the lowest one (менка); nothing but catches and resigning left means pass.
+    Returns (settled, the action, the other legal moves to choose among when not settled)."""
+    legal = view.get("legal") or []
+    if not legal:
+        return True, None, []
+    catches = [a for a in legal if a["type"] == "catch"]
+    if catches:
+        cheats = visible_cheats(view)
+        for a in catches:
+            if a["card"] in cheats:
+                return True, a, []
+    rest = [a for a in legal if a["type"] not in ("catch", "resign")]
+    if not rest:
+        return True, None, []
+    for a in rest:
+        if a["type"] == "swap_trump":
+            return True, a, []
+    return False, None, rest
+
+
 def fallback(legal: list[Action]) -> Action | None:
     """A harmless action when a bot has no preference: take, pass, else any play; never a resign,
     a catch (a false accusation costs a card) or a trump swap (optional, and not always good)."""

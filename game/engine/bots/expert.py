@@ -19,7 +19,7 @@ import random
 import time
 
 from game.engine.actions import apply_action
-from game.engine.bots.base import Action, Bot, View, honest_actions, visible_cheats
+from game.engine.bots.base import Action, Bot, View, honest_actions, settled_move
 from game.engine.bots.endgame import Solver, solvable
 from game.engine.bots.heuristic import HeuristicBot
 from game.engine.bots.rollout import COST, playout, value
@@ -57,21 +57,9 @@ class ExpertBot(Bot):
         self._fallback = HeuristicBot()
 
     def choose(self, view: View, rng: random.Random) -> Action | None:
-        legal = view["legal"]
-        if not legal:
-            return None
-        catches = [a for a in legal if a["type"] == "catch"]
-        if catches:
-            cheats = visible_cheats(view)
-            for a in catches:
-                if a["card"] in cheats:
-                    return a
-        rest = [a for a in legal if a["type"] not in ("catch", "resign")]
-        if not rest:
-            return None
-        for a in rest:
-            if a["type"] == "swap_trump":  # менка: the face-up trump for the lowest one
-                return a
+        settled, action, rest = settled_move(view)
+        if settled:
+            return action
         habit = self._fallback.choose(view, rng)
         moves = candidates(honest_actions(rest, view) or rest, view, habit, self.max_candidates)
         if len(moves) == 1:

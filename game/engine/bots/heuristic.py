@@ -27,7 +27,7 @@ from game.engine.bots.base import (
     View,
     fallback,
     honest_actions,
-    visible_cheats,
+    settled_move,
 )
 from game.engine.bots.cards import (
     RANK_INDEX,
@@ -83,21 +83,9 @@ class HeuristicBot(Bot):
             raise TypeError(f"unknown HeuristicBot params {sorted(params)}")
 
     def choose(self, view: View, rng: random.Random) -> Action | None:
-        legal = view.get("legal") or []
-        if not legal:
-            return None
-        catches = [a for a in legal if a["type"] == "catch"]
-        if catches:
-            cheats = visible_cheats(view)
-            for a in catches:
-                if a["card"] in cheats:
-                    return a
-        rest = [a for a in legal if a["type"] not in ("catch", "resign")]
-        if not rest:
-            return None
-        for a in rest:
-            if a["type"] == "swap_trump":
-                return a
+        settled, action, rest = settled_move(view)
+        if settled:
+            return action
         honest = honest_actions(rest, view) or rest
         kinds = {a["type"] for a in honest}
         if kinds & {"defend", "transfer", "take"}:
