@@ -165,7 +165,7 @@ class Command(BaseCommand):
         fired: dict[int, object] = {}
         while time.monotonic() < wait_until and len(fired) < len(targets):
             rows = GameEvent.objects.filter(game_id__in=[g for g in targets if g not in fired], source="timeout")
-            for game_id, version, created in rows.values_list("game_id", "version", "created_at"):
+            for game_id, version, created in rows.values_list("game_id", "seq", "created_at"):
                 if version == targets[game_id][0] + 1:
                     fired[game_id] = created
             time.sleep(0.1)
