@@ -163,7 +163,7 @@ CELERY_TIMEZONE = "UTC"
 # Deadlines are columns; one sweeper fires the overdue ones (game/timers.py): Celery beat enqueues a
 # sweep every TIMERS_SWEEP_SECONDS (a sweep older than 2 s is dropped unrun: a backlog after an
 # outage is one sweep's work), or the in-process ticker sweeps at that pace without Redis.
-TIMERS_SWEEP_SECONDS = 0.2
+TIMERS_SWEEP_SECONDS = 0.1
 TIMERS_HEARTBEAT_TIMEOUT = 12  # s without a ping: the socket is gone (the page pings every 5 s)
 TIMERS_BOT_GRACE = 4  # s a bot may be awaited before the sweep moves it (its queued move was lost)
 TIMERS_LOBBY_HEARTBEATS = True
