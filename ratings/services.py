@@ -193,7 +193,7 @@ def _seat_changes(record: GameRecord) -> dict:
 @transaction.atomic
 def void_game(game, by, reason: str) -> GameRecord:
     """A moderator cancels a rated game's rating changes (each reversed, the reason kept)."""
-    game_id = getattr(game, "pk", game)
+    game_id = game if isinstance(game, int) else game.pk  # a Game or its id
     if by is None or not (by.is_staff or by.is_superuser):
         raise ServiceError("not_moderator", _("Only moderators can void a game's rating."))
     reason = (reason or "").strip()
