@@ -19,6 +19,7 @@ from django.utils import formats, timezone
 from accounts import services as accounts_services
 from accounts.models import Player
 from durak_site import realtime
+from game import access as game_access
 from game import services as game_services
 from lobby.models import Seat, Table
 
@@ -84,8 +85,8 @@ def access(table_id: int, user, invited: bool = False, game_seat: int | None = N
     if not player:
         game = game_services.current_game(table_id)
         player = game is not None and game_services.viewer_seat(game, user) is not None
-    if table["private"] and not (host or player or invited or user.is_staff):
-        return NO_ACCESS
+    if table["private"] and not (host or player or game_access.may_open(table_id, user, [table_id] if invited else [])):
+        return NO_ACCESS  # the table socket's own rule (game.access): a stranger sees nothing
     spectators = settings_for(table_id).spectators
     if player or host:
         return Access(True, True, host, player)
