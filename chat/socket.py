@@ -14,7 +14,7 @@ from channels.db import database_sync_to_async
 from django.utils import translation
 
 from game import socket_hooks
-from lobby.views import INVITES_KEY
+from lobby.services import INVITES_KEY
 
 from . import services
 from .errors import ServiceError

@@ -2,7 +2,7 @@
 
 A private table's socket is open only to its seated players (at the table or in its running game),
 its host, moderators and holders of the invite link (the table page records the link in the session
-under lobby.views.INVITES_KEY). Everyone else is told the table does not exist: ids are sequential,
+under lobby.services.INVITES_KEY). Everyone else is told the table does not exist: ids are sequential,
 so a refusal that differed from "no such table" would tell a stranger which private tables exist.
 """
 

@@ -36,7 +36,6 @@ from game import access, services, shutdown, socket_count, socket_hooks
 from game.errors import ServiceError, message_for
 from game.flood import TokenBucket
 from lobby import services as lobby_services
-from lobby.views import INVITES_KEY
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +127,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if reason is not None:
             await self._refuse(sessions.close_code(reason), reason)
             return
-        invited = await sync_to_async(session.get)(INVITES_KEY, []) if session is not None else []
+        invited = await sync_to_async(session.get)(lobby_services.INVITES_KEY, []) if session is not None else []
         if not await _may_open(self.table_id, self.user, invited):
             await self._refuse(CLOSE_NOT_FOUND)
             return

@@ -55,6 +55,8 @@ OPEN_STATUSES = (Table.Status.WAITING, Table.Status.COUNTDOWN, Table.Status.REMA
 TABLE_SETTINGS = ("name", "preset", "seats_count", "turn_seconds", "disconnect_policy", "rules_setter",
                   "start_policy", "series_length", "private")
 SERIES_CHOICES = (1, 3, 5, 10, 30)
+# the session key under which the table page keeps the private tables whose invite link was opened
+INVITES_KEY = "lobby_invites"
 QUICK_PLAY_LEVEL = DEFAULT_LEVEL  # «Быстрая игра»: three bots of the middle level
 
 

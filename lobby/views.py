@@ -24,7 +24,7 @@ from .presets import PRESETS
 from .rule_texts import BOT_LEVELS, RULE_LABELS, TABLE_LABELS, value_label
 
 LIST_LIMIT = 60
-INVITES_KEY = "lobby_invites"
+INVITES_KEY = services.INVITES_KEY
 
 
 # ---------------------------------------------------------------- helpers
