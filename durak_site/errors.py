@@ -34,7 +34,9 @@ CATALOGUE = {
     "left_game": _("You have left this game."),
     "not_enough_players": _("Not enough players to start."),
     "game_running": _("A game is running at this table; seats are closed until it ends."),
-    "bad_rules": _("These rules are not allowed: %(why)s"),
+    "bad_rules": _("These rules cannot be played."),
+    "pairs_need_four_seats": _("Pairs 2×2 need a table of exactly 4 seats."),
+    "deck_too_small": _("The deck is too small for this many players."),
     # the engine (game.engine.IllegalAction codes)
     "not_your_turn": _("It is not your turn."),
     "card_not_in_hand": _("You do not have that card."),

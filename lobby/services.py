@@ -227,16 +227,17 @@ def _pairs_fallback(table: Table, seats_before: int, seats: list[Seat]) -> Notic
 
 
 def _check_rules_dict(rules: dict, seats_count: int) -> dict:
+    """The rules as stored, or a refusal people can read (never the engine's English text)."""
     try:
         parsed = Rules.from_dict(rules)
-        check = Rules.from_dict({**parsed.to_dict(), "pairs": False})
-        check.check_players(seats_count)
-        if parsed.pairs and seats_count != 4:
-            raise InvalidRules("pairs requires exactly 4 seats")
+    except (InvalidRules, TypeError) as exc:
+        raise ServiceError("bad_rules") from exc
+    if parsed.pairs and seats_count != 4:
+        raise ServiceError("pairs_need_four_seats")
+    try:
+        Rules.from_dict({**parsed.to_dict(), "pairs": False}).check_players(seats_count)
     except InvalidRules as exc:
-        raise ServiceError("bad_rules", why=exc) from None
-    except TypeError as exc:
-        raise ServiceError("bad_rules", why=exc) from None
+        raise ServiceError("deck_too_small") from exc
     return parsed.to_dict()
 
 

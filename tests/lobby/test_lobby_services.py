@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from game import services as game_services
 from game.engine.rules import Rules
@@ -283,7 +284,9 @@ def test_pairs_can_be_chosen_only_with_four_seats_all_taken(table, host, make_pl
 
 def test_pairs_need_a_four_seat_table(host):
     table = services.create_table(host, seats_count=5)
-    refused("bad_rules", services.update_rules, table.pk, host, pairs=True)
+    error = refused("pairs_need_four_seats", services.update_rules, table.pk, host, pairs=True)
+    with translation.override("ru"):
+        assert "4" in error.message and not re.search("[a-zA-Z]", error.message)  # no engine English
 
 
 def test_pairs_fall_back_to_each_for_himself_when_someone_stands_up(table, host, make_player):
