@@ -81,6 +81,16 @@ def env_redis(name: str, environ: Mapping[str, str] = os.environ) -> str | None:
     return raw
 
 
+def redis_channel_prefix(url: str) -> str:
+    """The channel layer's key prefix for a Redis URL. Redis pub/sub channels are global to the
+    server, whatever database the URL names: without the database in the prefix, two sites (or two
+    test runs) sharing one Redis on different databases receive each other's group messages (a
+    "banned" for player 5 of one closed player 5's sockets of the other)."""
+    path = url.split("?", 1)[0].rsplit("/", 1)
+    database = path[1] if len(path) == 2 and url.count("/") > 2 and path[1].isdigit() else "0"
+    return f"durak-db{database}"
+
+
 def env_origins(name: str, default: list[str], environ: Mapping[str, str] = os.environ) -> list[str]:
     """CSRF_TRUSTED_ORIGINS: each item a scheme plus host, e.g. https://durak.example.com."""
     origins = env_list(name, default, environ)

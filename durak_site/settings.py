@@ -14,7 +14,17 @@ from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
 
-from .env import ImproperEnv, env_bool, env_choice, env_database, env_int, env_list, env_origins, env_redis
+from .env import (
+    ImproperEnv,
+    env_bool,
+    env_choice,
+    env_database,
+    env_int,
+    env_list,
+    env_origins,
+    env_redis,
+    redis_channel_prefix,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -127,7 +137,8 @@ if REDIS_URL and CHANNEL_LAYER == "PUBSUB":
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                       "prefix": redis_channel_prefix(REDIS_URL)},
         }
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
@@ -141,7 +152,7 @@ elif REDIS_URL:
             # hundred sockets joining, leaving or being sent to at once (bench_ws, 200 tables) crashed
             # consumers (close 1011) and lost frames. One pool serves a whole web process: let it grow.
             "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "max_connections": 2000}],
-                       "capacity": 1500, "expiry": 30},
+                       "capacity": 1500, "expiry": 30, "prefix": redis_channel_prefix(REDIS_URL)},
         }
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
