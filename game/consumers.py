@@ -23,7 +23,7 @@ import time
 
 from asgiref.sync import sync_to_async
 from autobahn.exception import Disconnected
-from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -47,12 +47,6 @@ PING_RATE, PING_BURST = 2.0, 10.0
 CLOSE_FLOODING = 4429
 CLOSE_NOT_FOUND = 4404
 HEARTBEAT_EVERY = 5.0  # seconds between presence writes caused by pings
-
-
-def _parallel(func):
-    """Game writes lock their own game row, so they need not queue behind every other socket's
-    database work on the one thread-sensitive thread: run them on the thread pool."""
-    return in_thread(func)
 
 
 def _language(scope) -> str:
@@ -82,15 +76,47 @@ def _quietly(func):
             log.exception("%s%r failed", func.__name__, args)
             return None
 
-    return database_sync_to_async(call)
+    return in_thread(call)
+
+
+def _session_check(session_key: str | None, player_id: int, known: int) -> tuple[int, str | None]:
+    """(the player's session generation now, why this socket must end or None): one cache read;
+    the session itself is loaded only when the number moved since `known`."""
+    now = sessions.generation(player_id)
+    if now == known:
+        return now, None
+    return now, sessions.socket_end_reason(session_key, player_id)
+
+
+def _checked_move(session_key, user, known: int, game_id: int, version: int, msg_id, action):
+    """One thread hop per move: the session check, then the move (refused unapplied if it ended)."""
+    generation, reason = _session_check(session_key, user.pk, known)
+    if reason is not None:
+        return generation, reason, None
+    return generation, None, services.apply_player_action(game_id, user, version, msg_id, action)
+
+
+def _checked_beat(session_key, user, known: int, table_id: int, game_id: int | None, seated: bool):
+    """One thread hop per heartbeat: the session check, the socket count, presence, and the game's
+    version (a frame lost with a dying process is noticed by it)."""
+    generation, reason = _session_check(session_key, user.pk, known)
+    if reason is not None:
+        return generation, reason, None
+    socket_count.alive(table_id, user.pk)
+    if seated and game_id is not None:
+        return generation, None, services.heartbeat(game_id, user)
+    try:
+        lobby_services.touch_presence(table_id, user.pk)
+    except Exception:  # a presence write never kills the socket
+        log.exception("touch_presence(%s, %s) failed", table_id, user.pk)
+    return generation, None, services.game_version(game_id) if game_id is not None else None
 
 
 _set_presence = _quietly(lobby_services.set_presence)
-_touch_presence = _quietly(lobby_services.touch_presence)
 _record_address = _quietly(accounts_services.record_address)
 _generation = sync_to_async(sessions.generation, thread_sensitive=False)
-_end_reason = database_sync_to_async(sessions.socket_end_reason)
-_may_open = database_sync_to_async(access.may_open)
+_end_reason = in_thread(sessions.socket_end_reason)
+_may_open = in_thread(access.may_open)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -105,6 +131,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     session_key: str | None = None
     generation: int = 0  # accounts.sessions.generation when the session was last found valid
     closing: bool = False  # close() was sent or the client went away: nothing more is sent
+
+    # ------------------------------------------------------------ dispatch
+
+    async def dispatch(self, message) -> None:
+        """Channels' dispatch hops to the one thread-sensitive thread before every message (its
+        ``aclose_old_connections``), so every frame to every socket of the process queued behind
+        whatever database call held that thread. This consumer touches the database only through
+        ``in_thread`` calls, which keep their own connections fresh (durak_site/db.py)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     # ------------------------------------------------------------ connection
 
@@ -127,11 +165,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if reason is not None:
             await self._refuse(sessions.close_code(reason), reason)
             return
-        invited = await sync_to_async(session.get)(lobby_services.INVITES_KEY, []) if session is not None else []
+        invited = await in_thread(session.get)(lobby_services.INVITES_KEY, []) if session is not None else []
         if not await _may_open(self.table_id, self.user, invited):
             await self._refuse(CLOSE_NOT_FOUND)
             return
-        info = await database_sync_to_async(services.connect_info)(self.table_id, self.user)
+        info = await in_thread(services.connect_info)(self.table_id, self.user)
         if info is None:
             await self._refuse(CLOSE_NOT_FOUND)
             return
@@ -144,9 +182,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.counted = True
         await _set_presence(self.table_id, self.user.pk, True)
         if self.seat is not None and info.get("playing"):
-            await database_sync_to_async(services.set_connected)(self.game_id, self.user, True)
+            await in_thread(services.set_connected)(self.game_id, self.user, True)
             self.last_beat = time.monotonic()
-            info = await database_sync_to_async(services.connect_info)(self.table_id, self.user)
+            info = await in_thread(services.connect_info)(self.table_id, self.user)
         await self._send_info(info)
         await socket_hooks.connected(self)
         await _record_address(self.user.pk, accounts_services.scope_client_ip(self.scope))  # ratings: one address
@@ -181,7 +219,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await _set_presence(self.table_id, user.pk, False)
         if self.game_id is not None and self.seat is not None:
             try:
-                await database_sync_to_async(services.set_connected)(self.game_id, user, False)
+                await in_thread(services.set_connected)(self.game_id, user, False)
             except Exception:
                 log.exception("set_connected on disconnect failed")
 
@@ -226,7 +264,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(frame)
 
     async def _resync(self) -> None:
-        info = await database_sync_to_async(services.connect_info)(self.table_id, self.user)
+        info = await in_thread(services.connect_info)(self.table_id, self.user)
         if info is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -292,7 +330,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             elif kind == "action" and "action" in content:
                 await self._action(content, msg_id)
             elif socket_hooks.handles(kind):
-                await socket_hooks.message(self, content)
+                if await self._session_ok():
+                    await socket_hooks.message(self, content)
             else:
                 await self._error(msg_id, "unknown_type")
             return
@@ -309,14 +348,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if time.monotonic() - self.last_beat < HEARTBEAT_EVERY:
             return
         self.last_beat = time.monotonic()
-        if not await self._session_ok():
+        self.generation, reason, version = await in_thread(_checked_beat)(
+            self.session_key, self.user, self.generation, self.table_id, self.game_id, self.seat is not None)
+        if reason is not None:
+            await self._end(reason)
             return
-        await sync_to_async(socket_count.alive, thread_sensitive=False)(self.table_id, self.user.pk)
-        if self.seat is not None and self.game_id is not None:
-            version = await _parallel(services.heartbeat)(self.game_id, self.user)
-        else:
-            await _touch_presence(self.table_id, self.user.pk)
-            version = await _parallel(services.game_version)(self.game_id) if self.game_id is not None else None
         if version is not None and version > self.last_version[1]:
             await self._resync()
 
@@ -336,25 +372,26 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.game_id is None:
             await self._error(msg_id, "no_game")
             return
-        if not await self._session_ok():
-            return
         if shutdown.stopping:  # this process is stopping: the client resends it to the next one
             await self.close(code=shutdown.SERVICE_RESTART)
             return
         self.busy += 1
         try:
             try:
-                applied = await _parallel(services.apply_player_action)(
-                    self.game_id, self.user, version, msg_id, content["action"])
+                self.generation, reason, applied = await in_thread(_checked_move)(
+                    self.session_key, self.user, self.generation, self.game_id, version, msg_id, content["action"])
             except ServiceError as exc:
                 await self._error(msg_id, exc.code)
                 if exc.code in ("stale_version", "game_finished", "not_seated", "left_game"):
                     await self._resync()
                 return
+            if reason is not None:
+                await self._end(reason)
+                return
             await self.send_json({"type": "ack", "id": msg_id, "version": applied.version,
                                   "duplicate": applied.duplicate})
             if applied.duplicate:  # a resend after a reconnect: that move's frames may have died with a process
-                await _parallel(services.republish)(self.game_id)
+                await in_thread(services.republish)(self.game_id)
         finally:
             self.busy -= 1
 
@@ -366,16 +403,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     # ------------------------------------------------------------ the session behind the socket
 
     async def _session_ok(self) -> bool:
-        """One cache read: has any session of this player ended since we last looked? Only then is
-        the session loaded; an ended one closes the socket."""
-        now = await _generation(self.user.pk)
-        if now == self.generation:
-            return True
-        reason = await _end_reason(self.session_key, self.user.pk)
+        """Has any session of this player ended since we last looked (one cache read; the session
+        is loaded only then)? An ended one closes the socket."""
+        self.generation, reason = await in_thread(_session_check)(self.session_key, self.user.pk, self.generation)
         if reason is not None:
             await self._end(reason)
             return False
-        self.generation = now
         return True
 
     async def _end(self, reason: str) -> None:
@@ -384,7 +417,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         ban_reason = ""
         if reason == sessions.BANNED:
-            ban_reason = await database_sync_to_async(sessions.ban_reason)(self.user.pk)
+            ban_reason = await in_thread(sessions.ban_reason)(self.user.pk)
         with translation.override(self.lang):
             message = sessions.end_message(reason, ban_reason)
         await self.send_json({"type": "error", "id": None, "code": reason, "message": message})
