@@ -27,12 +27,15 @@ import logging
 import os
 import threading
 import time
+import weakref
 from collections.abc import Coroutine, Iterable
 from typing import Any
 
 from channels.layers import get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 from django.db import transaction
+from redis import asyncio as aioredis
 
 log = logging.getLogger(__name__)
 
@@ -162,9 +165,69 @@ async def drain_async(timeout: float = 5.0) -> int:
 # ---------------------------------------------------------------- sending
 
 
+class _Publisher:
+    """Group messages to Redis pub/sub, many per round trip, on one loop.
+
+    channels-redis publishes one message per round trip under one lock per process (the lock its
+    subscribes share), so under load a move's three frames waited for each other and for every other
+    table's, a loop turn per PUBLISH. Here a writer task takes whatever is queued and PUBLISHes it in
+    one pipeline on a connection of its own; the order of one process's messages is kept.
+    """
+
+    def __init__(self, layer) -> None:
+        self.layer = layer
+        self.prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
+        self.client = aioredis.Redis.from_url(settings.REDIS_URL)
+        self.queue: asyncio.Queue[tuple[str, bytes, asyncio.Future]] = asyncio.Queue()
+        self.writer = asyncio.get_running_loop().create_task(self._write())
+
+    def channel(self, group: str) -> str:
+        """channels-redis' pub/sub name of a group (tests/site/test_realtime.py pins it)."""
+        return f"{self.prefix}__group__{group}"
+
+    async def publish(self, messages: list[Message]) -> None:
+        loop = asyncio.get_running_loop()
+        futures = []
+        for group, message in messages:
+            future = loop.create_future()
+            self.queue.put_nowait((self.channel(group), self.layer.serialize(message), future))
+            futures.append(future)
+        await asyncio.gather(*futures)
+
+    async def _write(self) -> None:
+        while True:
+            batch = [await self.queue.get()]
+            while not self.queue.empty():
+                batch.append(self.queue.get_nowait())
+            try:
+                async with self.client.pipeline(transaction=False) as pipe:
+                    for channel, data, _future in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+            except Exception as exc:  # noqa: BLE001 (each sender hears of it; the writer goes on)
+                for _channel, _data, future in batch:
+                    if not future.done():
+                        future.set_exception(exc)
+                continue
+            for _channel, _data, future in batch:
+                if not future.done():
+                    future.set_result(None)
+
+
+_publishers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Publisher] = weakref.WeakKeyDictionary()
+
+
 async def send_now(messages: Iterable[Message]) -> None:
-    """group_send the messages at once (each viewer's frame is independent of the others')."""
+    """Send the messages to their groups at once (each viewer's frame is independent of the others')."""
+    messages = list(messages)
     layer = get_channel_layer()
+    if isinstance(layer, RedisPubSubChannelLayer):
+        loop = asyncio.get_running_loop()
+        publisher = _publishers.get(loop)
+        if publisher is None or publisher.writer.done():
+            publisher = _publishers[loop] = _Publisher(layer)
+        await publisher.publish(messages)
+        return
     await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
 
 
