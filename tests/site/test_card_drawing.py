@@ -131,6 +131,8 @@ def test_the_rules_page_shows_card_examples_drawn_like_the_table_on_a_phone(
         for row in rows:  # the extra layout classes (def, trump-card) are the page's, the card is cardEl's
             row[1] = " ".join(c for c in row[1].split() if c not in ("def", "trump-card"))
         assert_same_drawing(rows)
+        page.locator(".card-examples").nth(0).screenshot(path=str(screenshot_dir / "rules-card-trump-phone.png"))
+        page.locator(".card-examples").nth(2).screenshot(path=str(screenshot_dir / "rules-card-transfer-phone.png"))
         page.locator(".card-examples").nth(1).scroll_into_view_if_needed()
         page.screenshot(path=str(screenshot_dir / "rules-card-examples-phone.png"))
         width = page.evaluate("document.documentElement.clientWidth")
