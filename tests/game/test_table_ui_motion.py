@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from game.views import load_samples
-from tests.game.test_table_ui_harness import harness, new_page, open_sample  # noqa: F401
+from tests.game.test_table_ui_harness import harness, new_page, open_sample, set_switch  # noqa: F401
 
 SAMPLES = load_samples()
 
@@ -75,5 +75,51 @@ def test_a_cleared_table_flies_face_up_to_the_taker_or_face_down_to_the_discard(
         assert sorted(flying) == sorted(table_cards)
     else:
         assert flying == ["back"] * len(table_cards)
+    context.close()
+    assert not page.errors, page.errors
+
+
+@pytest.mark.parametrize("motion, flips", [("no-preference", True), ("reduce", False)])
+def test_the_trump_card_flips_face_up_after_the_deal(browser, harness, motion, flips):  # noqa: F811
+    context, page = new_page(browser, harness, reduced_motion=motion)
+    open_sample(page, harness, "lead2")
+    flipping = page.evaluate("""() => document.getAnimations().filter((a) => a.effect && a.effect.target
+        && a.effect.target.matches('#g-deck .trump-card')
+        && a.effect.getKeyframes().some((k) => String(k.transform).includes('rotateY(180deg)'))).length""")
+    assert (flipping == 1) == flips
+    context.close()
+    assert not page.errors, page.errors
+
+
+# Counts the WebAudio sources the table makes: noise bursts (a card on cloth) or oscillators (beeps).
+COUNT_AUDIO = """(() => {
+  window.__audio = [];
+  const P = (window.AudioContext || window.webkitAudioContext).prototype;
+  for (const name of ["createBufferSource", "createOscillator"]) {
+    const real = P[name];
+    P[name] = function (...args) { window.__audio.push(name); return real.apply(this, args); };
+  }
+})();"""
+
+
+def test_sounds_are_off_until_chosen_and_a_card_sounds_like_a_card_not_a_beep(browser, harness):  # noqa: F811
+    context, page = new_page(browser, harness)
+    context.add_init_script(COUNT_AUDIO)
+    open_sample(page, harness, "lead2")  # a fresh deal: with sound on it would rustle
+    assert page.evaluate("window.__audio") == []  # off by default
+    set_switch(page, "sound", True)  # switching on plays one card, as a sample
+    heard = page.evaluate("window.__audio")
+    assert heard and set(heard) == {"createBufferSource"}, heard
+
+    open_sample(page, harness, "podkidnoy4")  # the choice is kept; another seat lays a card
+    assert page.locator("#opt-sound").is_checked()
+    frame = copy.deepcopy(SAMPLES["podkidnoy4"]["frame"])
+    frame.pop("deadline_in", None)
+    frame["version"] += 1
+    frame["view"]["last"] = {"seat": 3, "type": "attack", "card": frame["view"]["table"][-1]["attack"]}
+    page.evaluate("window.__audio = []")
+    page.evaluate("f => window.__table.receive(f)", frame)
+    heard = page.evaluate("window.__audio")
+    assert heard and set(heard) == {"createBufferSource"}, heard
     context.close()
     assert not page.errors, page.errors

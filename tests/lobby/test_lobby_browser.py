@@ -139,3 +139,32 @@ def test_a_second_player_sees_the_first_sit_down_without_reloading(transactional
     finally:
         ctx_a.close()
         ctx_b.close()
+
+
+def test_quick_play_deals_the_cards_without_a_ready_click(transactional_db, asgi_live_server, browser, screenshot_dir,
+                                                          player):
+    """Issue #14 item 6: «Быстрая игра» seats three bots and the game starts by itself: the page turns
+    into the game table with six cards in the player's hand, and no «Готов» button is ever pressed."""
+    from playwright.sync_api import expect
+
+    from lobby.models import Table
+
+    ctx = login_browser_context(browser, asgi_live_server, player, mobile=True)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    ready_posts: list[str] = []
+    page.on("request", lambda r: ready_posts.append(r.url) if r.method == "POST" and "/ready" in r.url else None)
+    try:
+        page.goto("/tables/")
+        page.get_by_role("button", name="Быстрая игра").click()
+        expect(page.locator("#game")).to_be_attached(timeout=15000)
+        expect(page.locator("#g-hand .card")).to_have_count(6, timeout=15000)
+        table = Table.objects.get(seats__player=player)
+        assert table.status == Table.Status.PLAYING
+        page.wait_for_timeout(1200)  # the deal animation settles before the screenshot
+        page.screenshot(path=str(screenshot_dir / "lobby-quick-play-dealt-phone.png"))
+    finally:
+        ctx.close()
+    assert not ready_posts, ready_posts
+    assert not errors, errors

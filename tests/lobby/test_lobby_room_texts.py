@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from django.urls import reverse
+from django.utils import translation
 
 from lobby import services
 
@@ -19,3 +22,16 @@ def test_a_visitor_at_a_full_table_is_told_he_can_watch(client, host, make_playe
     assert "Стол заполнен — можно смотреть." in html
     html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "The table is full — you can watch." in html
+
+
+def test_a_bot_is_named_in_the_room_as_in_the_game(client, host):
+    """Issue #14 item 6: a bot was «Бот» in the waiting room and «Бот 2» at the table: both say «Бот 2»."""
+    table = services.create_table(host, seats_count=3)
+    services.add_bot(table.pk, host, 2, "random")
+    client.force_login(host)
+    for lang, name in (("ru", "Бот 2"), ("en", "Bot 2")):
+        html = client.get(reverse("lobby:table", args=[table.pk]), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        nick = re.search(r'data-seat="2".*?class="seat-nick">(.*?)</span>', html, re.S).group(1)
+        assert " ".join(re.sub(r"<[^>]+>", " ", nick).split()) == name, nick
+        with translation.override(lang):
+            assert translation.gettext("Bot {n}").format(n=2) == name  # what the table's client shows

@@ -82,3 +82,13 @@ def test_the_processes_named_by_the_files_exist():
 
     assert application is not None
     assert celery_app.main == "durak_site"
+
+
+def test_the_readme_says_how_to_run_on_another_port_and_the_makefile_does_it():
+    """Issue #14 item 6: `make run PORT=…` worked but the README never said so."""
+    readme = (ROOT / "README.md").read_text()
+    assert re.search(r"`make run PORT=\d+`", readme)
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^PORT \?= \d+$", makefile, re.M)
+    run = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
+    assert "runserver" in run and ":$(PORT)" in run

@@ -21,20 +21,11 @@ export function sortHand(cards, trump) {
   return [...cards].sort((a, b) => key(a) - key(b));
 }
 
-const PIPS = {
-  // pip layouts (column x%, row y%) for number cards, like a real deck
-  "2": [[50, 18], [50, 82]],
-  "3": [[50, 18], [50, 50], [50, 82]],
-  "4": [[30, 18], [70, 18], [30, 82], [70, 82]],
-  "5": [[30, 18], [70, 18], [50, 50], [30, 82], [70, 82]],
-  "6": [[30, 18], [70, 18], [30, 50], [70, 50], [30, 82], [70, 82]],
-  "7": [[30, 18], [70, 18], [50, 34], [30, 50], [70, 50], [30, 82], [70, 82]],
-  "8": [[30, 18], [70, 18], [50, 34], [30, 50], [70, 50], [50, 66], [30, 82], [70, 82]],
-  "9": [[30, 16], [70, 16], [30, 39], [70, 39], [50, 50], [30, 61], [70, 61], [30, 84], [70, 84]],
-  "10": [[30, 16], [70, 16], [50, 28], [30, 39], [70, 39], [30, 61], [70, 61], [50, 72], [30, 84], [70, 84]],
-};
+/** How many pips a number card shows; their layout is static/css/cards.css's (.n7 i:nth-child(3)). */
+function pipCount(rank) { const n = Number(rank); return n >= 2 && n <= 10 ? n : 0; }
 
-/** A face-up card element. */
+/** A face-up card element. templates/_card.html (the {% playing_card %} tag) draws the same DOM on
+ *  server-rendered pages; tests/site/test_card_drawing.py holds the two equal. */
 export function cardEl(card, { tag = "div", trump = null } = {}) {
   const el = document.createElement(tag);
   const r = rankOf(card), s = suitOf(card), sym = SUIT_SYMBOL[s];
@@ -51,14 +42,12 @@ export function cardEl(card, { tag = "div", trump = null } = {}) {
   const face = document.createElement("span");
   face.className = "face";
   face.setAttribute("aria-hidden", "true");
-  if (PIPS[r]) {
-    face.classList.add("pips");
-    for (const [x, y] of PIPS[r]) {
+  const pips = pipCount(r);
+  if (pips) {
+    face.classList.add("pips", "n" + r);
+    for (let i = 0; i < pips; i++) {
       const p = document.createElement("i");
       p.textContent = sym;
-      p.style.left = x + "%";
-      p.style.top = y + "%";
-      if (y > 55) p.classList.add("flip");
       face.appendChild(p);
     }
   } else if (r === "A") {
