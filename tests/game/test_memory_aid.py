@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
+from django.test import Client
+from django.urls import reverse
 
 from game import frames, services
 from game.models import Game
@@ -28,6 +30,12 @@ def test_the_memory_aid_is_off_by_default_and_the_frame_follows_the_table_rule()
     table.refresh_from_db()
     assert table.rules["memory_aid"] is True
     assert "Подсказка памяти: вкл." in table.notice  # everyone reads that the rules changed
+    c = Client()
+    c.force_login(guest)
+    room = c.get(reverse("lobby:table", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "подсказка памяти" in room  # the room's rules summary
+    settings_page = c.get(reverse("lobby:table_rules", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="en")
+    assert "Memory aid" in settings_page.content.decode()
 
     plain = make_table(humans=[make_player(), make_player()])
     aided = make_table(humans=[make_player(), make_player()], rules={"memory_aid": True})
