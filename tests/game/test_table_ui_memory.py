@@ -4,10 +4,12 @@ does. A person watches in headless Chromium; the taker's moves go through game.s
 
 from __future__ import annotations
 
+import json
 import threading
 
 import pytest
 
+from tests.game.test_table_ui_harness import SAMPLES, harness, new_page  # noqa: F401 (a fixture)
 from tests.game.test_table_ui_live import (
     choose,
     click_move,
@@ -107,3 +109,51 @@ def test_cards_taken_show_at_the_takers_seat_only_with_the_memory_aid(
         assert gone.count() == 0
     assert not page.errors, page.errors
     close(context)
+
+
+# ---------------------------------------------------------------- many known cards (the DEBUG harness)
+
+def _overlap(a: dict, b: dict) -> bool:
+    return a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and \
+        a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
+
+
+@pytest.mark.parametrize("mobile", [False, True], ids=["desktop", "phone"])
+def test_many_known_cards_stay_at_their_seat_clear_of_the_table(browser, harness, screenshot_dir, mobile):  # noqa: F811
+    """A seat that picked up a big round: its eight known cards wrap inside the felt and cover
+    neither the cards on the table nor the deck and discard (4 players, the tightest layout)."""
+    frame = json.loads(json.dumps(SAMPLES["podkidnoy4"]["frame"]))
+    v = frame["view"]
+    v["rules"] = {**v.get("rules", {}), "memory_aid": True}
+    v["known"] = {"1": ["6S", "8S", "9S", "JC", "QS", "KS", "6D", "9C"], "4": ["10H"]}
+    v["hand_counts"] = {**v["hand_counts"], "1": 9}
+    v["gone"] = ["6C", "7C", "8C", "7H", "8H", "QH", "JD", "QD", "9D", "10D", "AS", "AC"]
+    v["discard"] = 12
+    frame["version"] += 1
+    options = ({"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
+                "has_touch": True} if mobile else {})
+    context, page = new_page(browser, harness, **options)
+    page.goto(f"{harness[0]}/games/dev/table/?sample=podkidnoy4")
+    page.wait_for_function("document.getElementById('game').dataset.state !== 'loading'")
+    page.evaluate("(f) => window.__table.receive(f)", frame)
+    page.wait_for_selector("#g-seats .pod[data-seat='1'] .pod-known")
+    page.wait_for_timeout(600)
+    page.screenshot(path=str(screenshot_dir / f"table_ui_memory_many_{'phone' if mobile else 'desktop'}.png"))
+
+    chips = page.eval_on_selector_all("#g-seats .pod[data-seat='1'] .mem-chip", "els => els.map(e => e.dataset.card)")
+    assert sorted(chips) == sorted(v["known"]["1"])
+    assert page.locator("#g-seats .pod[data-seat='4'] .mem-chip.trump").count() == 1
+    assert page.locator("#g-seats .pod[data-seat='3'] .pod-known").count() == 0
+    suits = dict(zip(page.eval_on_selector_all("#g-discard .mem-suit", "els => els.map(e => e.dataset.suit)"),
+                     page.locator("#g-discard .mem-suit").all_inner_texts(), strict=True))
+    assert suits == {"S": "♠1", "H": "♥3", "D": "♦4", "C": "♣4"}
+    felt = page.locator("#g-felt").bounding_box()
+    blockers = [page.locator(sel).bounding_box() for sel in ("#g-deck", "#g-discard")]
+    blockers += [page.locator("#g-battle .card").nth(k).bounding_box()
+                 for k in range(page.locator("#g-battle .card").count())]
+    for known in page.locator(".pod-known").all():
+        box = known.bounding_box()
+        assert felt["x"] <= box["x"] and box["x"] + box["width"] <= felt["x"] + felt["width"] + 1
+        assert not any(_overlap(box, b) for b in blockers), box
+    assert not page.errors, page.errors
+    context.close()
