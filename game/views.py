@@ -103,6 +103,9 @@ def ui_strings() -> dict[str, str]:
         "limit": _("Cards this round: {n} of {max}"),
         "seat_n": _("Seat {n}"),
         "bot_n": _("Bot {n}"),
+        # the memory aid (a table rule, off by default)
+        "memory_known": _("{name} is known to hold: {cards}"),
+        "memory_gone": _("Gone to the discard"),
         # connection
         "connecting": _("Connecting…"),
         "connection_lost": _("Connection lost — reconnecting…"),

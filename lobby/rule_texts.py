@@ -40,6 +40,9 @@ RULE_LABELS: dict[str, tuple] = {
     "draw": (_("Last cards together"),
              _("When the last players run out together: a draw, or the last defender loses."), "000, 001"),
     "timeout": (_("On timeout"), _("An automatic move when the turn timer runs out, or a loss."), "000, 001, 004"),
+    "memory_aid": (_("Memory aid"),
+                   _("The table shows everyone the cards each player is known to hold (picked up with «Take» or shown) and how many cards of each suit have gone to the discard."),
+                   ""),
 }
 
 VALUE_LABELS: dict[tuple, object] = {
@@ -71,6 +74,8 @@ VALUE_LABELS: dict[tuple, object] = {
     ("draw", False): _("last defender loses"),
     ("timeout", "auto"): _("automatic move"),
     ("timeout", "lose"): _("loss"),
+    ("memory_aid", False): _("off"),
+    ("memory_aid", True): _("on"),
 }
 
 # The bot levels offered to people (game.engine.bots.LEVELS), weakest first, with their names.

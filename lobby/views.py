@@ -40,6 +40,7 @@ def _summary(table: Table, viewer=None) -> dict:
         "variant": value_label("variant", rules["variant"]),
         "pairs": rules["pairs"],
         "cheater": rules["cheater"],
+        "memory_aid": rules["memory_aid"],
         "timer": table.turn_seconds,
         "humans": sum(1 for s in seats if s.player_id),
         "bots": sum(1 for s in seats if s.bot_level),

@@ -39,7 +39,7 @@ from game.engine.flow import (
     waits_for_starter,
 )
 from game.engine.seats import SEAT_BIT, is_active, thrower_mask
-from game.engine.state import GameState, remember
+from game.engine.state import GameState
 
 RESIGN_REASONS = ("resign", "timeout")
 _C0, _C1, _C2, _C3 = CHUNKS
@@ -267,7 +267,7 @@ def _transfer(s: GameState, i: int, a: dict) -> None:
         if not show_cards(s, i) & BIT[c]:
             raise IllegalAction("rank_mismatch", "show a trump of the rank on the table")
         s.shown |= 1 << i
-        remember(s, i, BIT[c])
+        s.known |= BIT[c]
     else:
         honest = bool(honest_transfer_cards(s, i) & BIT[c])
         if not honest and not s.rules.cheater:
@@ -352,7 +352,7 @@ def _swap_trump(s: GameState, i: int, a: dict) -> None:
     s.stock = s.stock[:-1] + (c,)
     s.trump_card = c
     s.swap_used = True
-    remember(s, i, BIT[up])
+    s.known |= BIT[up]
     s.last = event(i + 1, "swap_trump", CARD_STR[c], took=CARD_STR[up])
     settle(s)
 

@@ -8,7 +8,7 @@ from game.engine.errors import IllegalAction
 from game.engine.events import event
 from game.engine.flow import finish_round, settle
 from game.engine.seats import same_team
-from game.engine.state import GameState, forget, remember
+from game.engine.state import GameState
 
 
 def catch_targets(s: GameState, i: int) -> list[int]:
@@ -64,7 +64,7 @@ def catch(s: GameState, i: int, a: dict) -> None:
     if s.stock:
         s.hands[i] |= BIT[s.stock[0]]
         if len(s.stock) == 1:  # the face-up trump: everyone sees who gets it
-            remember(s, i, BIT[s.stock[0]])
+            s.known |= BIT[s.stock[0]]
         s.stock = s.stock[1:]
         penalty = True
     elif s.discard:
@@ -72,7 +72,7 @@ def catch(s: GameState, i: int, a: dict) -> None:
         pick = pile[rng_for(s).randrange(len(pile))]
         s.discard &= ~BIT[pick]
         s.hands[i] |= BIT[pick]
-        forget(s, i, BIT[pick])  # a hidden draw: even a card once known in his hand is not now
+        s.known &= ~BIT[pick]  # a hidden draw: even a card once known in his hand is not now
         penalty = True
     s.last[5]["penalty"] = penalty
     s.banned |= 1 << i

@@ -119,7 +119,7 @@ def new_game(
     s.trump = codes[-1] & 3
     s.discard = 0
     s.gone = 0
-    s.known = (0,) * n
+    s.known = 0
     s.atk = ()
     s.dfn = ()
     s.atk_by = ()

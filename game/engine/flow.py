@@ -16,7 +16,7 @@ from game.engine.seats import (
     partner,
     team_of,
 )
-from game.engine.state import GameState, remember
+from game.engine.state import GameState
 
 MAX_MOVES = 5000     # hard cap on actions in one game (bot games can never loop)
 STALL_ROUNDS = 100   # rounds without the discard growing or anyone going out → draw
@@ -42,31 +42,37 @@ def waits_for_starter(s: GameState, i: int, ranks: int) -> bool:
 
 
 def throw_mask(s: GameState, i: int) -> int:
-    """The throw-in right, written once: the cards seat i may throw in now (0: none), the table
-    being non-empty. Eligible (not the defender, not his partner, not out), room on the table
-    (room), cards of a table rank (any card in cheater mode), and with starter_first not passed
-    and not waiting for the starter (waits_for_starter); with anyone (004) a pass does not stop
-    a later throw. Those two helpers are inlined here: this runs for every thrower after most
-    moves (defender_done, legal_actions)."""
+    """The throw-in right, written once: the cards thrower i (not the defender) may throw in now
+    (0: none), the table being non-empty. Eligible (not the defender's partner, not out), room on
+    the table (room), cards of a table rank (any card in cheater mode), and with starter_first
+    not passed and not waiting for the starter (waits_for_starter); with anyone (004) a pass does
+    not stop a later throw. Those two helpers are inlined here: this runs for every thrower after
+    most moves (defender_done, legal_actions).
+
+    An awaited thrower (in ``s.turn``) skips the tests defender_done made before awaiting him
+    (eligible, room, not passed: the usual caller, and room is two method calls); whether the
+    starter still goes first is asked again, as it reads another hand (a bot's sampled world
+    keeps the real ``turn`` but deals the hidden hands anew)."""
     bit = SEAT_BIT[i]
-    if not s.elig & bit:
-        return 0
-    hands = s.hands
-    if len(s.atk) >= s.limit or s.dfn.count(-1) >= hands[s.defender].bit_count():
-        return 0
     rules = s.rules
     ranks = -1 if rules.cheater else s.rmask
+    hands = s.hands
     m = hands[i] & ranks
-    if m and rules.throw_in == "starter_first":
-        passed = s.passed
-        if passed & bit:
+    if not m:
+        return 0
+    if not s.turn & bit:
+        if not s.elig & bit or len(s.atk) >= s.limit or s.dfn.count(-1) >= hands[s.defender].bit_count():
             return 0
-        st = s.starter
-        if i != st and s.elig & ~passed & SEAT_BIT[st] and hands[st] & ranks:
+        if rules.throw_in == "anyone":
+            return m
+        if s.passed & bit:
             return 0
+    elif rules.throw_in == "anyone":
+        return m
+    st = s.starter
+    if i != st and s.elig & ~s.passed & SEAT_BIT[st] and hands[st] & ranks:
+        return 0
     return m
-
-
 
 
 def settle(s: GameState) -> None:
@@ -141,11 +147,11 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
         after = "bito"
     elif how == "take":
         hands[d] |= cards
-        remember(s, d, cards)
+        s.known |= cards  # the seat memory: everyone saw them go to him
         after = "take"
     else:  # "caught" (000 §12): the cheater takes everything
         hands[cheater] |= cards
-        remember(s, cheater, cards)
+        s.known |= cards
         after = "take" if cheater == d else "bito"
     s.atk = ()
     s.dfn = ()
@@ -168,7 +174,7 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
                 hands[i] |= sum(map(_bit, stock[:need]))  # distinct cards: | = +
                 stock = stock[need:]
                 if not stock:  # everyone saw who drew the face-up trump
-                    remember(s, i, BIT[s.trump_card])
+                    s.known |= BIT[s.trump_card]
         s.stock = stock
     went_out = False
     if not refill or not stock:

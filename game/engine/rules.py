@@ -31,6 +31,7 @@ RULE_CHOICES: dict[str, tuple] = {
     "auto_bito": (False, True),
     "draw": (True, False),
     "timeout": ("auto", "lose"),
+    "memory_aid": (False, True),
 }
 
 
@@ -66,6 +67,9 @@ class Rules:
     auto_bito: bool = False
     draw: bool = True
     timeout: str = "auto"
+    # display only: the table page shows the seat memory (views' ``known``, which every view
+    # carries anyway: it is public); the engine and the bots never read it
+    memory_aid: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):

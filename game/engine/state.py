@@ -27,21 +27,6 @@ def _mask(seats: list[int]) -> int:
     return m
 
 
-def remember(s: GameState, i: int, mask: int) -> None:
-    """Seat i was publicly seen getting (or showing) the cards of ``mask``: the seat memory
-    views derive ``known`` from (replaces the tuple, never mutates it)."""
-    k = list(s.known)
-    k[i] |= mask
-    s.known = tuple(k)
-
-
-def forget(s: GameState, i: int, mask: int) -> None:
-    """The cards of ``mask`` entered seat i's hand unseen: drop them from his memory."""
-    k = list(s.known)
-    k[i] &= ~mask
-    s.known = tuple(k)
-
-
 class GameState:
     """One Durak game. Treat as immutable from the outside: engine functions return new states.
 
@@ -63,8 +48,11 @@ class GameState:
     trump_card: int         # the face-up card (code)
     discard: int            # bitmask (the bito pile)
     gone: int               # every card ever seen going to the discard (public memory)
-    known: tuple[int, ...]  # per seat: cards publicly seen entering that hand (a take, a caught
-    #                         table, a shown or drawn face-up trump, менка); views: known & hand
+    known: int              # the seat memory: cards publicly seen entering (or shown from) a hand
+    #                         (a take, a caught table, a shown or drawn face-up trump, менка), a bit
+    #                         cleared when the card enters a hand unseen; a card is in one hand at
+    #                         a time, so seat j's known cards are known & hands[j] (views.py). One
+    #                         int, not one per seat: a take is one |= (random play: issue 11)
     atk: tuple[int, ...]    # attack cards in table order
     dfn: tuple[int, ...]    # defence per attack slot, -1 = unbeaten
     atk_by: tuple[int, ...]  # seat index that laid each attack card
@@ -138,7 +126,7 @@ class GameState:
             "trump_card": CARD_STR[self.trump_card],
             "discard": to_strs(self.discard),
             "gone": to_strs(self.gone),
-            "known": [to_strs(k) for k in self.known],
+            "known": [to_strs(self.known & h) for h in self.hands],
             "table": [
                 {
                     "attack": CARD_STR[a],
@@ -188,10 +176,15 @@ class GameState:
             s.trump_card = CARD_CODE[d["trump_card"]]
             s.discard = from_strs(d["discard"])
             s.gone = from_strs(d["gone"])
-            # states saved before the seat memory existed remember nothing
-            s.known = tuple(from_strs(k) for k in d.get("known") or [[]] * s.n)
-            if len(s.known) != s.n:
+            # per seat, as views show it; states saved before the seat memory existed remember
+            # nothing (a known card that has left every hand changes nothing: whenever it comes
+            # back into a hand the bit is set or cleared)
+            known = d.get("known") or [[]] * s.n
+            if len(known) != s.n:
                 raise ValueError("known must list one card set per seat")
+            s.known = 0
+            for cards in known:
+                s.known |= from_strs(cards)
             table = d["table"]
             s.atk = tuple(CARD_CODE[t["attack"]] for t in table)
             s.dfn = tuple(

@@ -28,7 +28,8 @@ def _seats(mask: int) -> list[int]:
 
 def _known(s: GameState) -> dict[str, list[str]]:
     """The seat memory: per seat (only those with any), the publicly seen cards it still holds."""
-    return {_KEYS[j]: to_strs(m & h) for j, (m, h) in enumerate(zip(s.known, s.hands)) if m & h}  # noqa: B905
+    k = s.known
+    return {_KEYS[j]: to_strs(k & h) for j, h in enumerate(s.hands) if k & h}
 
 
 def whose_turn(state: GameState) -> list[int]:
@@ -86,5 +87,5 @@ def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
         },
         "moves": s.moves,
         # seat memory: cards each seat was publicly seen getting and still holds (additive key)
-        "known": _known(s) if any(s.known) else {},
+        "known": _known(s) if s.known else {},
     }

@@ -88,6 +88,22 @@ def test_a_state_saved_before_the_memory_existed_loads_with_an_empty_memory():
     assert view_for(GameState.from_json(d), 1)["known"] == {}
 
 
+def test_a_state_saved_with_the_per_seat_memory_of_played_cards_shows_the_same():
+    """Until 2026-11-30 the state kept, per seat, every card ever seen entering that hand (played
+    ones too); it is now one mask shown per hand. Such a saved state loads to the same views."""
+    s = act(_taken_by_two(), 1, "attack", "8D")
+    s = act(s, 2, "defend", "7C", target="8D")
+    s = act(s, 2, "attack", "7S")  # 7S leaves seat 2's hand: no longer known there
+    d = json.loads(json.dumps(s.to_json()))
+    assert d["known"] == [[], ["7H", "8S"]]
+    d["known"] = [[], ["7S", "7H", "8S"]]  # the old format's record, 7S still listed
+    old = GameState.from_json(d)
+    for seat in (1, 2, None):
+        assert view_for(old, seat)["known"] == view_for(s, seat)["known"] == {"2": ["7H", "8S"]}
+    s, old = act(act(s, 1, "take"), 2, "pass"), act(act(old, 1, "take"), 2, "pass")
+    assert view_for(old, 2)["known"] == view_for(s, 2)["known"] == {"1": ["7S"], "2": ["7H", "8S"]}
+
+
 def _public_cards(v):
     cards = {p["attack"] for p in v["table"]} | {p["defense"] for p in v["table"] if p["defense"]}
     last = v["last"] or {}

@@ -1,6 +1,7 @@
 """The throw-in right (000 §7, 001, 004) is one predicate, flow.throw_mask: legal_actions lists
 exactly its cards, and whenever the defender is done the awaited throwers are exactly the seats it
-lets throw (defender_done inlines it for speed; this holds the two together)."""
+lets throw (defender_done inlines it for speed, and throw_mask answers an awaited thrower from
+that cache; this holds them to the rule written out below)."""
 import random
 
 from game.engine import apply_action, end_check, legal_actions, new_game, whose_turn
@@ -17,6 +18,25 @@ def _throws(s, seat):
     return m
 
 
+def _right(s, j):
+    """The rule in words, the oracle: the cards seat j (0-based) may throw in now."""
+    if j == s.defender or not s.elig >> j & 1:  # elig: not the defender's partner, not out
+        return 0
+    room = len(s.atk) < s.limit and s.dfn.count(-1) < s.hands[s.defender].bit_count()
+    ranks = -1 if s.rules.cheater else s.rmask  # cheater mode: any card may be laid
+    cards = s.hands[j] & ranks
+    if not room or not cards:
+        return 0
+    if s.rules.throw_in == "anyone":  # 004: a pass does not stop a later throw
+        return cards
+    if s.passed >> j & 1:  # 000 §7: a pass is final, and the starter throws first
+        return 0
+    st = s.starter
+    if j != st and s.elig >> st & 1 and not s.passed >> st & 1 and s.hands[st] & ranks:
+        return 0
+    return cards
+
+
 def test_listed_throw_ins_and_awaited_throwers_follow_throw_mask():
     rng = random.Random(21)
     checked = 0
@@ -30,10 +50,10 @@ def test_listed_throw_ins_and_awaited_throwers_follow_throw_mask():
             if s.atk:
                 for seat in range(1, n + 1):
                     if seat - 1 != s.defender:
-                        assert _throws(s, seat) == throw_mask(s, seat - 1), (g, seat)
+                        assert _throws(s, seat) == throw_mask(s, seat - 1) == _right(s, seat - 1), (g, seat)
                 if s.took or -1 not in s.dfn:  # the defender is done: throwers are awaited
                     want = [j + 1 for j in range(n)
-                            if not s.passed >> j & 1 and throw_mask(s, j)]
+                            if not s.passed >> j & 1 and _right(s, j)]
                     assert whose_turn(s) == want, (g, want)
                     checked += 1
             turn = whose_turn(s)

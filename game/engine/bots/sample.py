@@ -54,9 +54,10 @@ class Sampler:
         self.known[self.me] = 0
         self.need = [0 if j == self.me else int(counts[str(j + 1)]) - self.known[j].bit_count()
                      for j in range(n)]
-        seen = self.hand | on_table  # where cards are now, and the discard memory below
+        self.known_mask = 0  # the others' known cards as one mask (GameState.known)
         for k in self.known:
-            seen |= k
+            self.known_mask |= k
+        seen = self.hand | on_table | self.known_mask  # where cards are now, and the discard memory below
         if self.stock_n:
             seen |= 1 << self.trump_card
         self.pool = tuple(bits(DECK_MASK[self.rules.deck_size] & ~seen & ~self.gone))
@@ -115,7 +116,7 @@ class Sampler:
         s.trump_card = self.trump_card
         s.discard = discard
         s.gone = self.gone
-        s.known = tuple(self.known)
+        s.known = self.known_mask
         s.atk = self.atk
         s.dfn = self.dfn
         starter = int(v["attacker"] or 1) - 1

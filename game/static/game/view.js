@@ -3,6 +3,7 @@
 
 import { backEl, cardEl, label, rankOf, suitOf } from "./cards.js";
 import { renderHand } from "./hand.js";
+import { goneEl, knownEl } from "./memory.js";
 import { animateClear, animateDeal, flipIn } from "./motion.js";
 import { renderResult } from "./result.js";
 import { S, T, fmt, names, nick, partnerOf, passLabel, usesOf } from "./state.js";
@@ -130,6 +131,8 @@ function podEl(v, n, pos, extra = "") {
     cnt.title = fmt(T.cards_n, { n: count });
     cards.appendChild(cnt);
     el.appendChild(cards);
+    const known = knownEl(v, n);
+    if (known) el.appendChild(known);
   }
   const id = document.createElement("div");
   id.className = "pod-id";
@@ -211,6 +214,8 @@ function renderDeck(v) {
   dinfo.className = "deck-info";
   dinfo.innerHTML = `<span class="lbl">${T.discard}</span><span class="stock-count">${v.discard || 0}</span>`;
   dis.appendChild(dinfo);
+  const gone = goneEl(v);
+  if (gone) dis.appendChild(gone);
   dis.setAttribute("aria-label", `${T.discard}: ${v.discard || 0}`);
 }
 
