@@ -112,11 +112,38 @@ def _checked_beat(session_key, user, known: int, table_id: int, game_id: int | N
     return generation, None, services.game_version(game_id) if game_id is not None else None
 
 
+def _admit(session, session_key: str | None, user, table_id: int) -> tuple[str | None, int | None, dict | None]:
+    """One thread hop before the handshake: (why the session ended, or a close code for a table he
+    may not open, or what the socket needs: ``services.connect_info``)."""
+    reason = sessions.socket_end_reason(session_key, user.pk)
+    if reason is not None:
+        return reason, None, None
+    invited = session.get(lobby_services.INVITES_KEY, []) if session is not None else []
+    if not access.may_open(table_id, user, invited):
+        return None, CLOSE_NOT_FOUND, None
+    info = services.connect_info(table_id, user)
+    if info is None:
+        return None, CLOSE_NOT_FOUND, None
+    return None, None, info
+
+
+def _arrive(table_id: int, user, game_id: int | None, seated_in_play: bool) -> dict | None:
+    """One thread hop after the handshake: count the socket, mark him present in the waiting room,
+    and at a running game his seat connected again; then (only then) the frame has changed."""
+    socket_count.opened(table_id, user.pk)
+    try:
+        lobby_services.set_presence(table_id, user.pk, True)
+    except Exception:  # a presence write never kills the socket
+        log.exception("set_presence(%s, %s) failed", table_id, user.pk)
+    if not seated_in_play:
+        return None
+    services.set_connected(game_id, user, True)
+    return services.connect_info(table_id, user)
+
+
 _set_presence = _quietly(lobby_services.set_presence)
 _record_address = _quietly(accounts_services.record_address)
 _generation = sync_to_async(sessions.generation, thread_sensitive=False)
-_end_reason = in_thread(sessions.socket_end_reason)
-_may_open = in_thread(access.may_open)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -161,30 +188,24 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # the number first, then the group, then the full check: a session ended at any moment is seen
         self.generation = await _generation(self.user.pk)
         await self._join(realtime.player_group(self.user.pk))
-        reason = await _end_reason(self.session_key, self.user.pk)
+        reason, refusal, info = await in_thread(_admit)(session, self.session_key, self.user, self.table_id)
         if reason is not None:
             await self._refuse(sessions.close_code(reason), reason)
             return
-        invited = await in_thread(session.get)(lobby_services.INVITES_KEY, []) if session is not None else []
-        if not await _may_open(self.table_id, self.user, invited):
-            await self._refuse(CLOSE_NOT_FOUND)
-            return
-        info = await in_thread(services.connect_info)(self.table_id, self.user)
-        if info is None:
-            await self._refuse(CLOSE_NOT_FOUND)
+        if refusal is not None:
+            await self._refuse(refusal)
             return
         # in the groups before the handshake completes: news sent once the client is "connected" reaches it
         await self._join(realtime.table_group(self.table_id))
         await self._follow_game(info)
         await self.accept()
         shutdown.track(self)
-        await sync_to_async(socket_count.opened, thread_sensitive=False)(self.table_id, self.user.pk)
         self.counted = True
-        await _set_presence(self.table_id, self.user.pk, True)
-        if self.seat is not None and info.get("playing"):
-            await in_thread(services.set_connected)(self.game_id, self.user, True)
+        returned = await in_thread(_arrive)(self.table_id, self.user, self.game_id,
+                                            self.seat is not None and bool(info.get("playing")))
+        if returned is not None:
             self.last_beat = time.monotonic()
-            info = await in_thread(services.connect_info)(self.table_id, self.user)
+            info = returned
         await self._send_info(info)
         await socket_hooks.connected(self)
         await _record_address(self.user.pk, accounts_services.scope_client_ip(self.scope))  # ratings: one address
