@@ -13,6 +13,7 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from django.utils import translation
 
+from durak_site.db import in_thread
 from game import socket_hooks
 from lobby.services import INVITES_KEY
 
@@ -66,21 +67,25 @@ def _rights(consumer) -> services.Access:
 
 
 async def _call(consumer, func, *args, **kwargs):
+    """A chat service on the thread pool, like a move (durak_site.db.in_thread): it never queues
+    behind the one thread-sensitive thread, nor pays a connection check on every call."""
     try:
-        return await database_sync_to_async(func)(*args, **kwargs), None
+        return await in_thread(func)(*args, **kwargs), None
     except ServiceError as exc:
         await _error(consumer, exc)
         return None, exc
 
 
 async def on_send(consumer, content: dict) -> None:
-    await _call(consumer, services.post_message, consumer.table_id, consumer.user, content.get("text"),
-                _rights(consumer), consumer.seat)
+    if await consumer._session_ok():  # the move's own check: one cache read; an ended session closes
+        await _call(consumer, services.post_message, consumer.table_id, consumer.user, content.get("text"),
+                    _rights(consumer), consumer.seat)
 
 
 async def on_react(consumer, content: dict) -> None:
-    await _call(consumer, services.react, consumer.table_id, consumer.user, content.get("key"),
-                _rights(consumer), consumer.seat)
+    if await consumer._session_ok():
+        await _call(consumer, services.react, consumer.table_id, consumer.user, content.get("key"),
+                    _rights(consumer), consumer.seat)
 
 
 async def on_report(consumer, content: dict) -> None:
