@@ -2,6 +2,7 @@
 
 from django import template
 
+from lobby import pages
 from lobby.rule_texts import bot_level_label as _bot_level_label
 
 register = template.Library()
@@ -11,3 +12,10 @@ register = template.Library()
 def bot_level_label(code: str) -> str:
     """A bot seat's level as people read it («любитель»), also for the engine names saved tables use."""
     return _bot_level_label(code)
+
+
+@register.simple_tag
+def table_panels() -> tuple[str, ...]:
+    """The templates apps above the lobby add to the waiting room (lobby.pages): `{% table_panels as
+    panels %}{% for name in panels %}{% include name %}{% endfor %}`."""
+    return pages.table_panels()
