@@ -13,7 +13,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import F, Func, IntegerField, OuterRef, Q, Subquery
+from django.db.models import Q
 from django.utils import formats, timezone
 
 from accounts import services as accounts_services
@@ -137,10 +137,13 @@ def clean_text(text: object) -> str:
     return text
 
 
-def _count(rows) -> Subquery:
-    """`SELECT COUNT(*)` of `rows` as a subquery (no GROUP BY)."""
-    return Subquery(rows.order_by().annotate(n=Func(F("pk"), function="COUNT")).values("n"),
-                    output_field=IntegerField())
+_P, _M, _C = Player._meta.db_table, Message._meta.db_table, ChatMute._meta.db_table
+STANDING_SQL = (  # plain SQL: a message's hot path; the ORM spent ~0.9 ms of CPU building this query
+    f"SELECT p.banned_at IS NOT NULL, p.ban_reason, "
+    f"(SELECT m.id FROM {_C} m WHERE m.player_id = p.id AND m.until > %s ORDER BY m.until DESC LIMIT 1), "
+    f"(SELECT COUNT(*) FROM {_M} WHERE author_id = p.id AND created_at >= %s), "
+    f"(SELECT COUNT(*) FROM {_M} WHERE table_id = %s AND created_at >= %s) "
+    f"FROM {_P} p WHERE p.id = %s")
 
 
 def _check_writer(user, rights: Access, table_id: int | None = None) -> None:
@@ -151,22 +154,20 @@ def _check_writer(user, rights: Access, table_id: int | None = None) -> None:
     if not rights.write:
         raise ServiceError("chat_read_only")
     now = timezone.now()
-    mutes = ChatMute.objects.filter(player=OuterRef("pk"), until__gt=now).order_by("-until")
-    fields = {"mute_until": Subquery(mutes.values("until")[:1]), "mute_reason": Subquery(mutes.values("reason")[:1])}
-    if table_id is not None:
-        fields["mine"] = _count(Message.objects.filter(
-            author=OuterRef("pk"), created_at__gte=now - timedelta(seconds=PLAYER_LIMIT[1])))
-        fields["busy"] = _count(Message.objects.filter(
-            table_id=table_id, created_at__gte=now - timedelta(seconds=TABLE_LIMIT[1])))
-    row = Player.objects.filter(pk=user.pk).values("banned_at", "ban_reason", **fields).get()
-    if row["banned_at"] is not None:
-        user.banned_at, user.ban_reason = row["banned_at"], row["ban_reason"]
+    at = connection.ops.adapt_datetimefield_value
+    with connection.cursor() as cursor:
+        cursor.execute(STANDING_SQL, [at(now), at(now - timedelta(seconds=PLAYER_LIMIT[1])), table_id,
+                                      at(now - timedelta(seconds=TABLE_LIMIT[1])), user.pk])
+        banned, ban_reason, mute_id, mine, busy = cursor.fetchone()
+    if banned:
+        user.ban_reason = ban_reason
         raise ServiceError("chat_banned", accounts_services.ban_message(user))
-    if row["mute_until"] is not None:
-        raise _mute_error(row["mute_until"], row["mute_reason"])
-    if table_id is not None and row["mine"] >= PLAYER_LIMIT[0]:
+    if mute_id is not None:
+        mute = ChatMute.objects.get(pk=mute_id)
+        raise _mute_error(mute.until, mute.reason)
+    if table_id is not None and mine >= PLAYER_LIMIT[0]:
         raise ServiceError("chat_too_often")
-    if table_id is not None and row["busy"] >= TABLE_LIMIT[0]:
+    if table_id is not None and busy >= TABLE_LIMIT[0]:
         raise ServiceError("chat_table_busy")
 
 

@@ -3,7 +3,7 @@
     python manage.py bench_chat --tables 100 [--profile]
 
 On the configured database (and channel layer) it makes N tables of two players, then prints per-call
-times (p50 / p99) and database queries of:
+times (p50 / p99), CPU time of this process per call, and database queries of:
 
 - the profanity mask (and its first call, which builds the filter),
 - writing a message through the service (post_message: checks, rate limits, mask, insert, version),
@@ -75,7 +75,7 @@ class QueryCounter:
 
 
 async def _socket_round_trips(pairs: list[tuple[int, str, str]], rounds: int,
-                              counter: QueryCounter) -> tuple[list[float], int]:
+                              counter: QueryCounter) -> tuple[list[float], int, float]:
     """Sequential messages, each from the first cookie's socket to the second's: the cost of one."""
     from channels.testing import WebsocketCommunicator
 
@@ -102,6 +102,7 @@ async def _socket_round_trips(pairs: list[tuple[int, str, str]], rounds: int,
     socks = [(await open_one(t, a), await open_one(t, b)) for t, a, b in pairs]
     took = []
     counter.count = 0  # the connects' reads are not a message's
+    cpu = time.process_time()  # this process: the server's side and the test clients' (both sides in-process)
     try:
         for round_ in range(rounds):
             for i, (comm_a, comm_b) in enumerate(socks):
@@ -111,11 +112,12 @@ async def _socket_round_trips(pairs: list[tuple[int, str, str]], rounds: int,
                 took.append(time.perf_counter() - t0)
                 await until(comm_a, "chat")
         queries = counter.count  # before the disconnects' presence writes
+        cpu = time.process_time() - cpu
     finally:
         for pair in socks:
             for comm in pair:
                 await comm.disconnect(timeout=10)
-    return took, queries
+    return took, queries, cpu
 
 
 class Command(BaseCommand):
@@ -155,6 +157,7 @@ class Command(BaseCommand):
             services.post_message(table.pk, players[2 * i], "hello", rights[i], 1)
         post = []
         profiler = cProfile.Profile() if profile else None
+        cpu = time.process_time()
         with CaptureQueriesContext(connection) as queries:
             for round_ in range(3):
                 for i, table in enumerate(made):
@@ -165,7 +168,9 @@ class Command(BaseCommand):
                     post.append(time.perf_counter() - t0)
                     if profiler:
                         profiler.disable()
-        self.stdout.write(_figures("post_message (service)", post, f"  {len(queries) / len(post):.1f} queries/post (with BEGIN, COMMIT)"))
+        cpu = (time.process_time() - cpu) / len(post)
+        self.stdout.write(_figures("post_message (service)", post, f"  cpu {cpu * 1000:.2f} ms  "
+                                   f"{len(queries) / len(post):.1f} queries/post (with BEGIN, COMMIT)"))
         if profiler:
             out = io.StringIO()
             pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(25)
@@ -175,9 +180,10 @@ class Command(BaseCommand):
         # the second player writes here: the first one's rate limit is used up by the service rounds
         pairs = [(t.pk, cookies[2 * i + 1], cookies[2 * i]) for i, t in enumerate(made)]
         with QueryCounter() as counter:
-            took, queries = asyncio.run(_socket_round_trips(pairs, 3, counter))
+            took, queries, cpu = asyncio.run(_socket_round_trips(pairs, 3, counter))
             per_message = queries / len(took)
-        self.stdout.write(_figures("socket: chat_send → other's frame", took, f"  {per_message:.1f} statements/message"))
+        self.stdout.write(_figures("socket: chat_send → other's frame", took,
+                                   f"  cpu {cpu / len(took) * 1000:.2f} ms  {per_message:.1f} statements/message"))
 
         resync = []
         for i, table in enumerate(made):
