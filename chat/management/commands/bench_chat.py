@@ -28,8 +28,8 @@ import time
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
-from django.db import connection, connections, transaction
-from django.db.backends.signals import connection_created
+from django.db import connection, transaction
+from django.db.backends.utils import CursorWrapper
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Player
@@ -49,29 +49,28 @@ def _figures(name: str, samples: list[float], extra: str = "") -> str:
 
 
 class QueryCounter:
-    """Django queries of every thread (the socket runs its database work on pool threads)."""
+    """Django statements of every thread and connection while it is open (the socket runs its
+    database work on pool threads whose connections exist before it): it wraps the one method all
+    cursors execute through, and puts it back on exit."""
 
     def __init__(self) -> None:
         self.count = 0
         self._lock = threading.Lock()
-
-    def __call__(self, execute, sql, params, many, context):
-        with self._lock:
-            self.count += 1
-        return execute(sql, params, many, context)
-
-    def attach(self, sender=None, connection=None, **kwargs) -> None:
-        if self not in connection.execute_wrappers:
-            connection.execute_wrappers.append(self)
+        self._original = CursorWrapper._execute_with_wrappers
 
     def __enter__(self) -> QueryCounter:
-        connection_created.connect(self.attach)
-        for conn in connections.all(initialized_only=True):
-            self.attach(connection=conn)
+        original, counter = self._original, self
+
+        def counted(cursor, sql, params, many, executor):
+            with counter._lock:
+                counter.count += 1
+            return original(cursor, sql, params, many, executor)
+
+        CursorWrapper._execute_with_wrappers = counted
         return self
 
     def __exit__(self, *exc) -> None:
-        connection_created.disconnect(self.attach)
+        CursorWrapper._execute_with_wrappers = self._original
 
 
 async def _socket_round_trips(pairs: list[tuple[int, str, str]], rounds: int,
@@ -88,6 +87,9 @@ async def _socket_round_trips(pairs: list[tuple[int, str, str]], rounds: int,
         if not ok:
             raise ConnectionError(f"refused ({code})")
         while (await comm.receive_json_from(timeout=30))["type"] != "chat_state":
+            pass
+        await comm.send_json_to({"type": "no_such_type"})  # answered once the connect (and its writes) is over
+        while (await comm.receive_json_from(timeout=30))["type"] != "error":
             pass
         return comm
 
