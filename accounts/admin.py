@@ -6,8 +6,10 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.db.models import QuerySet
+from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -20,6 +22,22 @@ from .models import Player
 admin.site.site_header = gettext_lazy("Durak Club moderation")
 admin.site.site_title = gettext_lazy("Durak Club moderation")
 admin.site.index_title = gettext_lazy("Moderation")
+
+
+def action_form_page(model_admin: admin.ModelAdmin, request: HttpRequest, *, action: str, form: Form,
+                     players, selected, title: str, intro: str, submit_label: str) -> TemplateResponse:
+    """The page of an action that asks for a form before it acts (a ban's reason, a chat mute's
+    period): one template for every admin, so the selection is carried through the same way."""
+    opts = model_admin.model._meta
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": title, "intro": intro, "submit_label": submit_label, "opts": opts,
+        "players": players, "form": form, "selected": selected, "action": action,
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        "select_across": request.POST.get("select_across", "0"),
+        "back_url": reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist"),
+    }
+    return TemplateResponse(request, "admin/accounts/action_form.html", context)
 
 
 class BannedFilter(admin.SimpleListFilter):
@@ -97,17 +115,11 @@ class PlayerAdmin(admin.ModelAdmin):
                 self.message_user(request, ngettext("Banned %(count)d player.", "Banned %(count)d players.", done)
                                   % {"count": done}, messages.SUCCESS)
             return None
-        context = {
-            **self.admin_site.each_context(request),
-            "title": _("Ban players"),
-            "opts": self.model._meta,
-            "players": queryset,
-            "form": form,
-            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-            "action": "ban_players",
-            "select_across": request.POST.get("select_across", "0"),
-        }
-        return TemplateResponse(request, "admin/accounts/ban_players.html", context)
+        return action_form_page(
+            self, request, action="ban_players", form=form, players=queryset,
+            selected=[player.pk for player in queryset], title=_("Ban players"), submit_label=_("Ban"),
+            intro=_("These players will be banned. They can still log in and will see the reason, "
+                    "but they cannot sit at tables."))
 
     @admin.action(description=gettext_lazy("Lift the ban of selected players"))
     def unban_players(self, request: HttpRequest, queryset: QuerySet[Player]):

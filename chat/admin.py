@@ -5,16 +5,15 @@ Every action goes through chat.services, which logs who did what and when (Moder
 from __future__ import annotations
 
 from django.contrib import admin, messages
-from django.contrib.admin import helpers
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from accounts.admin import action_form_page
 from accounts.forms import BanForm
 from durak_site.errors import ServiceError
 
@@ -64,14 +63,24 @@ class ModerationActions:
 
     def _moderate_form(self, request, queryset, form, action: str, title: str, intro: str, submit: str):
         found = self._messages_of(queryset)
-        context = {
-            **self.admin_site.each_context(request), "title": title, "intro": intro, "submit_label": submit,
-            "opts": self.model._meta, "players": {m.author_id: m.author for m in found}.values(), "form": form,
-            "selected": [obj.pk for obj in queryset], "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-            "action": action, "select_across": request.POST.get("select_across", "0"),
-            "back_url": reverse(f"admin:chat_{self.model._meta.model_name}_changelist"),
-        }
-        return TemplateResponse(request, "admin/chat/moderate.html", context)
+        return action_form_page(self, request, action=action, form=form, title=title, intro=intro,
+                                submit_label=submit, players={m.author_id: m.author for m in found}.values(),
+                                selected=[obj.pk for obj in queryset])
+
+    def _each_author(self, request: HttpRequest, queryset: QuerySet, act) -> int:
+        """`act(message)` once per author of the selected messages (with his first selected message);
+        a refusal is shown beside the others' success. Returns how many authors it was done to."""
+        done: set[int] = set()
+        for message in self._messages_of(queryset):
+            if message.author_id in done:
+                continue
+            try:
+                act(message)
+            except ServiceError as exc:
+                self.message_user(request, f"{message.author.nick}: {exc.message}", messages.ERROR)
+            else:
+                done.add(message.author_id)
+        return len(done)
 
     @admin.action(description=gettext_lazy("Delete the message for everyone"))
     def delete_messages(self, request: HttpRequest, queryset: QuerySet):
@@ -85,15 +94,12 @@ class ModerationActions:
     def mute_authors(self, request: HttpRequest, queryset: QuerySet):
         form = MuteForm(request.POST if "apply" in request.POST else None)
         if "apply" in request.POST and form.is_valid():
-            done = set()
-            for message in self._messages_of(queryset):
-                if message.author_id in done:
-                    continue
-                services.mute(message.author_id, request.user, form.cleaned_data["period"],
-                              form.cleaned_data["reason"], message)
-                done.add(message.author_id)
-            self.message_user(request, ngettext("Muted %(count)d player.", "Muted %(count)d players.", len(done))
-                              % {"count": len(done)}, messages.SUCCESS)
+            period, reason = form.cleaned_data["period"], form.cleaned_data["reason"]
+            done = self._each_author(request, queryset,
+                                     lambda m: services.mute(m.author_id, request.user, period, reason, m))
+            if done:
+                self.message_user(request, ngettext("Muted %(count)d player.", "Muted %(count)d players.", done)
+                                  % {"count": done}, messages.SUCCESS)
             return None
         return self._moderate_form(request, queryset, form, "mute_authors", _("Mute in the chat"),
                                    _("These players will not be able to write in any chat until the mute ends. "
@@ -103,19 +109,11 @@ class ModerationActions:
     def ban_authors(self, request: HttpRequest, queryset: QuerySet):
         form = BanForm(request.POST if "apply" in request.POST else None)
         if "apply" in request.POST and form.is_valid():
-            done = set()
-            for message in self._messages_of(queryset):
-                if message.author_id in done:
-                    continue
-                try:
-                    services.ban(message.author_id, request.user, form.cleaned_data["reason"], message)
-                except ServiceError as exc:
-                    self.message_user(request, f"{message.author.nick}: {exc.message}", messages.ERROR)
-                else:
-                    done.add(message.author_id)
+            reason = form.cleaned_data["reason"]
+            done = self._each_author(request, queryset, lambda m: services.ban(m.author_id, request.user, reason, m))
             if done:
-                self.message_user(request, ngettext("Banned %(count)d player.", "Banned %(count)d players.", len(done))
-                                  % {"count": len(done)}, messages.SUCCESS)
+                self.message_user(request, ngettext("Banned %(count)d player.", "Banned %(count)d players.", done)
+                                  % {"count": done}, messages.SUCCESS)
             return None
         return self._moderate_form(request, queryset, form, "ban_authors", _("Ban players"),
                                    _("These players will be banned. They can still log in and will see the reason, "

@@ -7,6 +7,9 @@ class ChatConfig(AppConfig):
     verbose_name = _("Table chat")
 
     def ready(self) -> None:
+        from lobby import pages
+
         from . import socket
 
         socket.register()
+        pages.register_table_panel("chat/panel.html")  # the waiting room's chat (the game table includes it itself)

@@ -35,8 +35,10 @@ def _mask_root(match: re.Match) -> str:
     return word[0] + MASK * (len(word) - 1)
 
 
+@lru_cache(maxsize=4096)
 def mask(text: str) -> str:
-    """`text` with each profane word replaced by its first letter and asterisks."""
+    """`text` with each profane word replaced by its first letter and asterisks. Chat repeats
+    itself («gg», «спасибо»): a repeated text costs a dictionary lookup, not a scan."""
     result = _filter().check_profanity(text)
     masked = result.get("processed_text") or text if result.get("contains_profanity") else text
     return _RU_ROOTS.sub(_mask_root, masked)

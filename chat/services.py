@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import formats, timezone
 
@@ -118,9 +118,9 @@ def mute_notice(mute: ChatMute | None) -> dict | None:
     return {"until": mute.until.isoformat(), "reason": mute.reason}
 
 
-def _mute_error(mute: ChatMute) -> ServiceError:
-    until = formats.date_format(timezone.localtime(mute.until), "DATETIME_FORMAT")
-    return ServiceError("chat_muted", until=until, reason=mute.reason)
+def _mute_error(until, reason: str) -> ServiceError:
+    until = formats.date_format(timezone.localtime(until), "DATETIME_FORMAT")
+    return ServiceError("chat_muted", until=until, reason=reason)
 
 
 def clean_text(text: object) -> str:
@@ -137,38 +137,71 @@ def clean_text(text: object) -> str:
     return text
 
 
-def _check_writer(user, rights: Access) -> None:
+_P, _M, _C = Player._meta.db_table, Message._meta.db_table, ChatMute._meta.db_table
+STANDING_SQL = (  # plain SQL: a message's hot path; the ORM spent ~0.9 ms of CPU building this query
+    f"SELECT p.banned_at IS NOT NULL, p.ban_reason, "
+    f"(SELECT m.id FROM {_C} m WHERE m.player_id = p.id AND m.until > %s ORDER BY m.until DESC LIMIT 1), "
+    f"(SELECT COUNT(*) FROM {_M} WHERE author_id = p.id AND created_at >= %s), "
+    f"(SELECT COUNT(*) FROM {_M} WHERE table_id = %s AND created_at >= %s) "
+    f"FROM {_P} p WHERE p.id = %s")
+
+
+def _check_writer(user, rights: Access, table_id: int | None = None) -> None:
+    """Refuse a reader who may not write, a banned or muted player, and (for a message to
+    `table_id`) one over the rate limits. One query: his ban, his mute and both counts."""
     if not rights.read:
         raise ServiceError("chat_hidden")
     if not rights.write:
         raise ServiceError("chat_read_only")
-    if Player.objects.filter(pk=user.pk, banned_at__isnull=False).exists():
-        raise ServiceError("chat_banned", accounts_services.ban_message(Player.objects.get(pk=user.pk)))
-    mute = active_mute(user.pk)
-    if mute is not None:
-        raise _mute_error(mute)
+    now = timezone.now()
+    at = connection.ops.adapt_datetimefield_value
+    with connection.cursor() as cursor:
+        cursor.execute(STANDING_SQL, [at(now), at(now - timedelta(seconds=PLAYER_LIMIT[1])), table_id,
+                                      at(now - timedelta(seconds=TABLE_LIMIT[1])), user.pk])
+        banned, ban_reason, mute_id, mine, busy = cursor.fetchone()
+    if banned:
+        user.ban_reason = ban_reason
+        raise ServiceError("chat_banned", accounts_services.ban_message(user))
+    if mute_id is not None:
+        mute = ChatMute.objects.get(pk=mute_id)
+        raise _mute_error(mute.until, mute.reason)
+    if table_id is not None and mine >= PLAYER_LIMIT[0]:
+        raise ServiceError("chat_too_often")
+    if table_id is not None and busy >= TABLE_LIMIT[0]:
+        raise ServiceError("chat_table_busy")
+
+
+BUMP_SQL = (f"UPDATE {ChatSettings._meta.db_table} SET version = version + 1 WHERE table_id = %s "
+            "RETURNING version, profanity_filter")
+
+
+def _bump_version(table_id: int) -> tuple[int, bool]:
+    """Inside a transaction: the chat's next version and whether it masks swearing, in one statement
+    that takes the settings row lock (it orders the table's chat writes until the commit)."""
+    for _attempt in range(2):
+        with connection.cursor() as cursor:
+            cursor.execute(BUMP_SQL, [table_id])
+            row = cursor.fetchone()
+        if row is not None:
+            return row[0], bool(row[1])
+        ChatSettings.objects.get_or_create(table_id=table_id)  # the table's first chat write
+    raise RuntimeError(f"no chat settings row for table {table_id}")
 
 
 def post_message(table_id: int, user, text: object, rights: Access, seat: int | None = None) -> Message:
-    """Write a message (masked if the table filters profanity) and send it to the chat group."""
+    """Write a message (masked if the table filters profanity) and send it to the chat group.
+
+    The hot path of the chat: one query for the writer's standing and the rate limits, then one
+    transaction of two statements (the version bump, the INSERT); one group send after the commit.
+    The rate counts are read before the lock, so two racing messages may both pass a limit by one."""
     text = clean_text(text)
-    _check_writer(user, rights)
+    _check_writer(user, rights, table_id)
     with transaction.atomic():
-        chat = _locked_settings(table_id)
-        since = timezone.now() - timedelta(seconds=PLAYER_LIMIT[1])
-        if Message.objects.filter(author=user, created_at__gte=since).count() >= PLAYER_LIMIT[0]:
-            raise ServiceError("chat_too_often")
-        since = timezone.now() - timedelta(seconds=TABLE_LIMIT[1])
-        if Message.objects.filter(table_id=table_id, created_at__gte=since).count() >= TABLE_LIMIT[0]:
-            raise ServiceError("chat_table_busy")
-        shown = profanity.mask(text) if chat.profanity_filter else text
+        version, masks = _bump_version(table_id)
+        shown = profanity.mask(text) if masks else text
         message = Message.objects.create(table_id=table_id, author=user, text=text, shown=shown[:MAX_LENGTH],
                                          seat=seat)
-        message.author = user
-        chat.version += 1
-        chat.save(update_fields=["version"])
-        realtime.send_on_commit([(chat_group(table_id), _event("chat", message=_payload(message),
-                                                              version=chat.version))])
+        realtime.send_on_commit([(chat_group(table_id), _event("chat", message=_payload(message), version=version))])
     return message
 
 

@@ -10,9 +10,9 @@ Server → client: chat_state (resync), chat, chat_deleted, chat_reaction, chat_
 
 from __future__ import annotations
 
-from channels.db import database_sync_to_async
 from django.utils import translation
 
+from durak_site.db import in_thread
 from game import socket_hooks
 from lobby.services import INVITES_KEY
 
@@ -40,7 +40,7 @@ async def sync(consumer) -> None:
 
     The group is joined before the history is read, so a message written in between arrives live
     (the client drops what its state already holds by version) instead of falling in the gap."""
-    rights = await database_sync_to_async(_rights_now)(consumer)
+    rights = await in_thread(_rights_now)(consumer)
     consumer.chat_rights = rights
     group = services.chat_group(consumer.table_id)
     if rights.read and group not in consumer.joined:
@@ -51,7 +51,7 @@ async def sync(consumer) -> None:
     frame = {"type": "chat_state", "read": rights.read, "write": rights.write, "manage": rights.manage,
              "me": consumer.user.pk}
     if rights.read:
-        frame.update(await database_sync_to_async(_state)(consumer))
+        frame.update(await in_thread(_state)(consumer))
     await consumer.send_json(frame)
 
 
@@ -66,11 +66,16 @@ def _rights(consumer) -> services.Access:
 
 
 async def _call(consumer, func, *args, **kwargs):
+    """A chat service on the thread pool, like a move (durak_site.db.in_thread): it never queues
+    behind the one thread-sensitive thread, nor pays a connection check on every call."""
     try:
-        return await database_sync_to_async(func)(*args, **kwargs), None
+        return await in_thread(func)(*args, **kwargs), None
     except ServiceError as exc:
         await _error(consumer, exc)
         return None, exc
+
+
+# The socket checks its session before any hook message (game/consumers.py), as before a move.
 
 
 async def on_send(consumer, content: dict) -> None:

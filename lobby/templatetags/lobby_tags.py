@@ -3,6 +3,7 @@
 from django import template
 
 from game.engine.cards import CARD_RE
+from lobby import pages
 from lobby.rule_texts import bot_level_label as _bot_level_label
 
 register = template.Library()
@@ -30,3 +31,10 @@ def playing_card(card: str, trump: str = "", extra: str = "", style: str = "", d
         "is_trump": suit == trump, "pips": range(int(rank)) if rank.isdigit() else (),
         "extra": extra, "style": style, "decorative": decorative,
     }
+
+
+@register.simple_tag
+def table_panels() -> tuple[str, ...]:
+    """The templates apps above the lobby add to the waiting room (lobby.pages): `{% table_panels as
+    panels %}{% for name in panels %}{% include name %}{% endfor %}`."""
+    return pages.table_panels()

@@ -140,6 +140,8 @@ def test_admin_ban_asks_for_a_reason_then_bans(client, moderator, sign_up):
     form = client.post(CHANGELIST, data)
     assert form.status_code == 200
     assert 'name="reason"' in form.content.decode()
+    page = form.content.decode()  # the shared action page carries both players through to the second POST
+    assert all(f'name="_selected_action" value="{p.pk}"' in page for p in (one, two)) and "cannot sit at tables" in page
     assert not Player.objects.filter(banned_at__isnull=False).exists()
 
     missing = client.post(CHANGELIST, {**data, "apply": "1", "reason": ""})

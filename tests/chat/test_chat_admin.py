@@ -61,6 +61,9 @@ def test_a_mute_from_the_admin_asks_for_the_period_and_reason_then_records_it():
     client = _client(mod)
     form = client.post("/admin/chat/message/", {"action": "mute_authors", "_selected_action": [message.pk]})
     assert form.status_code == 200 and b'name="period"' in form.content
+    page = form.content.decode()  # the shared action page (accounts' template): who, and the selection kept
+    assert f'name="_selected_action" value="{message.pk}"' in page and a.nick in page
+    assert 'href="/admin/chat/message/"' in page
     done = client.post("/admin/chat/message/", {"action": "mute_authors", "_selected_action": [message.pk],
                                                 "apply": "1", "period": "1d", "reason": "spam"})
     assert done.status_code == 302

@@ -137,3 +137,66 @@ def test_two_players_chat_and_react_and_a_moderator_deletes_and_mutes_while_the_
         assert page_a.errors == [] and page_b.errors == [] and page_w.errors == []
     finally:
         close(*[c for c in (ctx_a, ctx_b, ctx_w, ctx_m) if c is not None])
+
+
+def test_two_players_chat_in_the_waiting_room_and_the_game_keeps_the_conversation(
+        asgi_live_server, transactional_db, browser, screenshot_dir):
+    from lobby import services as lobby_services
+    from tests.conftest import login_browser_context
+
+    a, b = make_player("Вера"), make_player("Глеб")
+    table = lobby_services.create_table(a, seats_count=2)
+    lobby_services.sit(table.pk, b, 2)
+    contexts, pages = [], []
+    for player, mobile in ((a, False), (b, True)):
+        ctx = login_browser_context(browser, asgi_live_server, player, mobile=mobile)
+        page = ctx.new_page()
+        page.errors = []
+        page.on("pageerror", lambda e, errors=page.errors: errors.append(str(e)))
+        page.goto(f"/tables/{table.pk}/")
+        contexts.append(ctx)
+        pages.append(page)
+    page_a, page_b = pages
+    try:
+        for page in pages:
+            page.wait_for_selector("#room")
+            wait_chat(page)
+        # the waiting room has the chat: a column beside the seats on a desktop, a drawer on a phone
+        assert page_a.locator("#chat-drawer").is_visible() and not page_b.locator("#chat-drawer").is_visible()
+        page_a.fill("#chat-input", "Привет! Сыграем?")
+        page_a.press("#chat-input", "Enter")
+        page_b.wait_for_function("window.__chat.state.messages.length === 1")
+        page_b.wait_for_selector("#chat-unread:not([hidden])")
+        page_b.click("#chat-toggle")
+        page_b.fill("#chat-input", "Давай, я готов")
+        page_b.press("#chat-input", "Enter")
+        page_a.wait_for_function("window.__chat.state.messages.length === 2")
+        # a quick phrase floats over the sender's seat in the room (he has no game seat yet)
+        page_b.get_by_role("button", name="Удачи", exact=True).click()
+        floating = page_a.locator(".chat-float", has_text="Удачи")
+        floating.wait_for(timeout=5000)
+        seat = page_a.locator(f"#room .seat[data-player='{b.pk}']").bounding_box()
+        box = floating.bounding_box()
+        assert seat and box and abs((box["x"] + box["width"] / 2) - (seat["x"] + seat["width"] / 2)) < 5
+        page_a.screenshot(path=str(screenshot_dir / "chat-room-desktop.png"))
+        page_b.screenshot(path=str(screenshot_dir / "chat-room-phone-drawer.png"))
+
+        # the room's fragment is refreshed under the chat (htmx): the conversation stays
+        page_b.keyboard.press("Escape")
+        page_b.wait_for_timeout(3300)  # the reaction has floated away
+        page_b.screenshot(path=str(screenshot_dir / "chat-room-phone-closed.png"))
+        page_b.get_by_role("button", name="Готов", exact=True).click()
+        page_a.wait_for_selector(f"#room .seat[data-player='{b.pk}'] .ready.yes")
+        assert page_a.locator(".chat-msg").count() == 2
+        page_a.get_by_role("button", name="Готов", exact=True).click()
+
+        # 3-2-1, the game: each page reloads into the game table with the same conversation
+        for page in pages:
+            page.wait_for_selector("#game", state="attached", timeout=20000)
+            wait_chat(page)
+            assert page.locator(".chat-text").all_inner_texts() == ["Привет! Сыграем?", "Давай, я готов"]
+        page_a.wait_for_timeout(1000)  # the first frame drawn for the screenshot
+        page_a.screenshot(path=str(screenshot_dir / "chat-room-then-game-desktop.png"))
+        assert page_a.errors == [] and page_b.errors == []
+    finally:
+        close(*contexts)

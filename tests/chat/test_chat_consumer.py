@@ -123,16 +123,21 @@ async def test_muted_player_is_refused_with_the_reason_and_the_end():
 
 
 async def test_banned_player_cannot_write():
+    """His socket keeps the session check of a move: the ban ends it, with the ban's words."""
     table, a, _b, _w = await database_sync_to_async(_table)()
     moderator = await database_sync_to_async(make_player)()
     comm_a, _ = await chat_socket(table.pk, a)
     await database_sync_to_async(services.ban)(a.pk, moderator, "cheating")
     await comm_a.send_json_to({"type": "chat_send", "text": "hello"})
-    # the socket's session check runs before any chat message, as before a move: a ban ends the socket
-    refusal = await receive_until(comm_a, lambda f: f["type"] in ("error", "chat_error"))
-    assert refusal["type"] == "error" and refusal["code"] == "banned"
+    ended = await receive_until(comm_a, lambda f: f["type"] in ("error", "chat_error"))
+    assert ended["code"] == "banned" and "cheating" in ended["message"]
     assert (await comm_a.receive_output(timeout=5))["code"] == 4403
-    assert not await database_sync_to_async(Message.objects.filter(table=table).exists)()
+    assert not await database_sync_to_async(Message.objects.exists)()
+    # and the service refuses him whatever socket he comes through
+    rights = await database_sync_to_async(services.access)(table.pk, a)
+    with pytest.raises(services.ServiceError) as refused:
+        await database_sync_to_async(services.post_message)(table.pk, a, "hello", rights)
+    assert refused.value.code == "chat_banned" and "cheating" in refused.value.message
 
 
 async def test_deleted_message_disappears_from_every_socket():

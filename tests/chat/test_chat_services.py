@@ -95,3 +95,25 @@ def test_clean_text_strips_control_characters_and_folds_whitespace():
 ])
 def test_profanity_is_masked_in_russian_and_english_and_ordinary_words_stay(text, shown):
     assert profanity.mask(text) == shown
+
+
+def test_a_message_costs_one_query_and_a_two_statement_transaction(django_assert_max_num_queries):
+    """The chat's hot path (bench_chat): the writer's standing and both rate counts in one query,
+    then the version bump and the INSERT; the table's first message makes its settings row."""
+    from chat.models import ChatSettings
+
+    a, b = make_player(), make_player()
+    table = make_table(humans=[a, b])
+    rights = services.access(table.pk, a)
+    first = services.post_message(table.pk, a, "привет", rights)
+    assert ChatSettings.objects.get(table=table).version == 1
+    with django_assert_max_num_queries(5) as captured:  # SELECT, SAVEPOINT/BEGIN, UPDATE, INSERT, RELEASE/COMMIT
+        second = services.post_message(table.pk, a, "ну ты сука", rights)
+    assert sum(1 for q in captured.captured_queries if q["sql"].startswith(("SELECT", "UPDATE", "INSERT"))) == 3
+    assert (second.shown, second.pk > first.pk) == ("ну ты с***", True)
+    assert ChatSettings.objects.get(table=table).version == 2
+    services.mute(a.pk, b, "1h", "spam")
+    with pytest.raises(ServiceError) as muted:
+        services.post_message(table.pk, a, "ещё", rights)
+    assert muted.value.code == "chat_muted" and "spam" in muted.value.message
+    assert ChatSettings.objects.get(table=table).version == 2  # a refusal bumps nothing

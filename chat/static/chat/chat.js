@@ -218,7 +218,9 @@ function floatReaction(msg) {
   const el = document.createElement("div");
   el.className = "chat-float" + (msg.key.startsWith("emoji_") ? " emoji" : "");
   el.textContent = text;
-  const anchor = (msg.seat != null && document.querySelector(`.pod[data-seat="${Number(msg.seat)}"]`)) || $("chat-toggle");
+  // over his seat: the game table's pod, or his seat in the waiting room (he has no game seat there)
+  const anchor = (msg.seat != null && document.querySelector(`.pod[data-seat="${Number(msg.seat)}"]`))
+    || document.querySelector(`#room .seat[data-player="${Number(msg.author_id)}"]`) || $("chat-toggle");
   const r = anchor.getBoundingClientRect();
   el.style.left = `${Math.round(r.left + r.width / 2)}px`;
   el.style.top = `${Math.round(r.top + r.height / 3)}px`;
@@ -291,7 +293,21 @@ function setup() {
   $("chat-profanity").addEventListener("change", (e) => send({ type: "chat_settings", profanity_filter: e.target.checked }));
 }
 
+// ---------------------------------------------------------------- the waiting room
+// Sitting down or standing up changes what he may do in the chat (a spectator may only read at some
+// tables): when the room's fragment shows his seat appear or go, the socket re-checks his rights.
+let seated = null;
+function onRoomSettled() {
+  const room = document.getElementById("room");
+  if (!room) return;
+  const now = !!room.querySelector(".seat-me");
+  if (seated !== null && now !== seated && S.ws && S.ws.readyState === WebSocket.OPEN) send({ type: "chat_sync" });
+  seated = now;
+}
+
 setup();
+onRoomSettled();
+document.body.addEventListener("htmx:afterSettle", onRoomSettled);
 
 window.__chat = { get state() { return S; } };
 })();

@@ -28,6 +28,8 @@ function connect() {
   try {
     socket = new WebSocket(`${proto}//${location.host}${config.ws_path}`);
   } catch (e) { startPolling(); return; }
+  // the panels other apps add to the room (the chat) listen and send on this one socket
+  document.dispatchEvent(new CustomEvent("table-socket", { detail: socket }));
   socket.addEventListener("open", () => { retry = 0; stopPolling(); });
   socket.addEventListener("message", (ev) => {
     let msg; try { msg = JSON.parse(ev.data); } catch (e) { return; }
