@@ -266,7 +266,9 @@ class Bench:
                 pings[k] = time.perf_counter()
                 await ws.send(json.dumps({"type": "ping"}))
 
-        ping_task = asyncio.create_task(pinger())
+        side = [asyncio.create_task(pinger())]
+        if i == 0 and self.opts["chat_every"]:
+            side.append(asyncio.create_task(self.chatter(ws, random.Random(rng.random()))))
         try:
             while time.perf_counter() < self.end:
                 try:
@@ -289,6 +291,8 @@ class Bench:
                 elif kind == "error":
                     sent.pop(frame.get("id"), None)
                     self.errors[frame["code"]] += 1
+                elif kind == "chat_error":
+                    self.errors[f"chat:{frame['code']}"] += 1
                 elif kind == "state":
                     game_id = frame["game_id"]
                     run.saw(i, game_id, frame["version"])
@@ -312,7 +316,8 @@ class Bench:
         except ConnectionError as exc:
             self.errors[f"socket:{exc}"[:80]] += 1
         finally:
-            ping_task.cancel()
+            for task in side:
+                task.cancel()
             with contextlib.suppress(Exception):
                 await ws.close()
 
@@ -343,27 +348,20 @@ class Bench:
         self.arrived, self.expected = 0, sum(r.n for r in runs)
         self.t_connect = time.perf_counter()
         self.end = self.t_connect + 3600  # set once every socket is connected
-        await asyncio.gather(*(self.socket(r, i) for r in runs for i in range(r.n)),
-                             *(self.chatter(r) for r in runs if self.opts["chat_every"]))
+        await asyncio.gather(*(self.socket(r, i) for r in runs for i in range(r.n)))
         self.cpu = _cpu_seconds(self.opts["pids"]) - self.cpu_start
         return time.perf_counter() - self.start
 
-    async def chatter(self, run: TableRun) -> None:
-        """One chat message per table every --chat-every seconds, from the table's first player."""
-        await self.all_connected.wait()
-        ws = await self.open(run.spec, run.spec["cookies"][0])
-        rng = random.Random(self.rng.random())
-        try:
-            while True:
-                pause = self.opts["chat_every"] * (0.5 + rng.random())
-                if time.perf_counter() + pause >= self.end:
-                    break
-                await asyncio.sleep(pause)
-                await ws.send(json.dumps({"type": "chat_send", "text": "gg"}))
-                self.chats += 1
-        finally:
-            with contextlib.suppress(Exception):
-                await ws.close()
+    async def chatter(self, ws, rng: random.Random) -> None:
+        """One chat message per table every --chat-every seconds, on the first player's own socket
+        (a player writes at the table he plays at: no extra socket, nothing left unread)."""
+        while True:
+            pause = self.opts["chat_every"] * (0.5 + rng.random())
+            if time.perf_counter() + pause >= self.end:
+                break
+            await asyncio.sleep(pause)
+            await ws.send(json.dumps({"type": "chat_send", "text": "gg"}))
+            self.chats += 1
 
 
 class Command(BaseCommand):
