@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels (served by daphne)."""
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -20,3 +21,8 @@ application = LoopBinder(ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 ))
+
+# Everything loaded so far (Django, the URLconf, the apps) lives as long as the process: keep it out of
+# the collector's full passes. A full collection walking it paused the loop 107 ms under bench_ws at 50
+# tables (gc.callbacks timing); frozen, 39 ms.
+gc.freeze()
