@@ -235,13 +235,13 @@ def table_context(request: HttpRequest, table, game: Game | None = None, seat: i
         game = Game.objects.filter(table=table).order_by("-started_at", "-pk").first()
     if seat is None and game is not None and request.user.is_authenticated:
         seat = game.seats.filter(player=request.user).values_list("number", flat=True).first()
-    rematch_deadline = getattr(table, "rematch_deadline", None)
+    rematch_deadline = table.rematch_deadline
     config = {
         "ws_url": f"/ws/tables/{table.pk}/",
         "table_id": table.pk,
         "game_id": game.pk if game else None,
         "seat": seat,
-        "turn_seconds": getattr(table, "turn_seconds", 30) or 30,
+        "turn_seconds": table.turn_seconds or 30,
         "server_now": timezone.now().isoformat(),
         "table_status": getattr(table, "status", ""),
         "rematch_deadline": rematch_deadline.isoformat() if rematch_deadline else None,
