@@ -17,10 +17,13 @@ from game import bots, services, timers
 
 logger = logging.getLogger("game.timers")
 
+SWEEP_EXPIRES = 2.0  # s: an older sweep is dropped unrun (after an outage, one sweep does the backlog)
+
 
 @shared_task(name="game.tasks.sweep_deadlines", ignore_result=True)
 def sweep_deadlines(limit: int = 500) -> int:
-    """Celery beat runs this every TIMERS_SWEEP_SECONDS: fire everything overdue."""
+    """Beat's DeadlineScheduler (game/beat.py) enqueues this when a deadline falls due, and every
+    TIMERS_FULL_SWEEP_SECONDS: fire everything overdue."""
     try:
         return len(timers.sweep(limit))
     except Exception:
