@@ -177,6 +177,7 @@ CELERY_TIMEZONE = "UTC"
 # scheduler (game/beat.py) enqueues those sweeps for a worker; without Redis the in-process ticker runs them.
 TIMERS_SWEEP_SECONDS = 0.1
 TIMERS_FULL_SWEEP_SECONDS = 1.0
+TIMERS_SWEEP_LEAD_SECONDS = 0.02  # beat sends a sweep this early: the broker trip overlaps the wait
 TIMERS_HEARTBEAT_TIMEOUT = 12  # s without a ping: the socket is gone (the page pings every 5 s)
 TIMERS_BOT_GRACE = 4  # s a bot may be awaited before the sweep moves it (its queued move was lost)
 TIMERS_LOBBY_HEARTBEATS = True

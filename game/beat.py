@@ -5,8 +5,10 @@
 The ordinary entries of CELERY_BEAT_SCHEDULE (chat retention) run as Celery's PersistentScheduler
 runs them. On top of them every tick asks ``timers.Pacer`` whether a sweep is due and how long to
 sleep: until the earliest pending deadline, at most TIMERS_SWEEP_SECONDS. A sweep is one small
-message to the worker; a move itself publishes nothing. Beat keeps no deadline state that matters:
-killed and restarted, it reads the columns again and the first decision is a full sweep.
+message to the worker, sent TIMERS_SWEEP_LEAD_SECONDS ahead so that its trip through the broker
+overlaps the wait (the worker holds it until the deadline); a move itself publishes nothing. Beat
+keeps no deadline state that matters: killed and restarted, it reads the columns again and the first
+decision is a full sweep.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import logging
 
 from celery.beat import PersistentScheduler
+from django.conf import settings
 
 from game import tasks, timers
 
@@ -25,14 +28,17 @@ class DeadlineScheduler(PersistentScheduler):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.pacer = timers.Pacer()
+        self.pacer = timers.Pacer(lead=settings.TIMERS_SWEEP_LEAD_SECONDS)
 
     def tick(self, *args, **kwargs) -> float:
         interval = super().tick(*args, **kwargs)
         due, wait = self.pacer.decide()
         if due:
             try:
-                tasks.sweep_deadlines.apply_async(expires=tasks.SWEEP_EXPIRES, producer=self.producer)
+                at = self.pacer.sweep_at
+                kwargs = {"not_before": at.isoformat()} if at is not None else {}
+                tasks.sweep_deadlines.apply_async(kwargs=kwargs, expires=tasks.SWEEP_EXPIRES,
+                                                  producer=self.producer)
             except Exception:
                 logger.exception("timers: beat could not enqueue a sweep; retrying")
                 self.pacer.retry()

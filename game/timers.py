@@ -36,6 +36,7 @@ from django.db.models import DurationField, ExpressionWrapper, F, Q, QuerySet
 from django.db.models.functions import Now
 from django.utils.dateparse import parse_datetime
 
+from durak_site import clock
 from durak_site.errors import ServiceError
 from game import services as game_services
 from game.models import Game, GameSeat
@@ -489,17 +490,23 @@ class Pacer:
     fires the derived deadlines (heartbeats, presence, the bot safety net) and retries whatever an
     earlier sweep could not fire (row locked, worker killed, service error). Idle, it costs one query
     per ``poll`` and one sweep per ``full_every``; no broker message per move.
+
+    With a ``lead`` (beat: the broker and the worker's pick-up take time) a sweep is asked for that
+    long before its deadline, to run at ``sweep_at`` (DB time): the worker waits for it (``wait_for``).
     """
 
-    def __init__(self, poll: float | None = None, full_every: float | None = None) -> None:
+    def __init__(self, poll: float | None = None, full_every: float | None = None, lead: float = 0.0) -> None:
         self.poll = float(poll if poll is not None else settings.TIMERS_SWEEP_SECONDS)
         self.full_every = float(full_every if full_every is not None else settings.TIMERS_FULL_SWEEP_SECONDS)
+        self.lead = timedelta(seconds=lead)
         self.covered: datetime | None = None  # every deadline <= this (DB time) has had its sweep
+        self.sweep_at: datetime | None = None  # when the sweep last asked for should run (None: at once)
         self._last_full = -float("inf")  # monotonic
 
     def decide(self) -> tuple[bool, float]:
         """(sweep now?, seconds to wait before deciding again). Never raises."""
         full = time.monotonic() - self._last_full >= self.full_every
+        self.sweep_at = None
         try:
             now, upcoming = next_deadline(self.covered)
         except Exception:
@@ -508,18 +515,27 @@ class Pacer:
             if full:
                 self._last_full = time.monotonic()
             return full, self.poll
-        if full or (upcoming is not None and upcoming <= now):
-            self.covered = now if self.covered is None else max(self.covered, now)
+        if full or (upcoming is not None and upcoming <= now + self.lead):
+            at = now if full or upcoming <= now else upcoming
+            self.sweep_at = None if at == now else at
+            self.covered = at if self.covered is None else max(self.covered, at)
             if full:
                 self._last_full = time.monotonic()
             return True, 0.0
-        wait = self.poll if upcoming is None else (upcoming - now).total_seconds()
+        wait = self.poll if upcoming is None else (upcoming - self.lead - now).total_seconds()
         return False, max(0.0, min(wait, self.poll, self.full_every - (time.monotonic() - self._last_full)))
 
     def retry(self) -> None:
         """The sweep asked for was not sent (broker down): ask again at the next decision."""
         self.covered = None
         self._last_full = -float("inf")
+
+
+def wait_for(at: datetime, at_most: float = 1.0) -> None:
+    """A sweep that arrives before its deadline (beat's lead) waits for it by the DB's clock."""
+    delay = (at - clock.db_now()).total_seconds()
+    if 0 < delay <= at_most:
+        time.sleep(delay)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -117,3 +117,19 @@ def test_a_deadline_that_falls_due_while_the_worker_is_dead_fires_after_its_rest
     assert event.seq == version + 1
     time.sleep(1.5)
     assert GameEvent.objects.filter(game=game, source="timeout").count() == 1
+
+
+def test_a_deadline_that_falls_due_while_beat_is_dead_fires_when_beat_is_back(celery_processes):
+    """Beat holds no state that matters: restarted, it reads the columns and sweeps what is overdue."""
+    game = ready_two_and_start()
+    version = game.version
+    celery_processes.kill_beat()  # kill -9
+    soon(game, 0.3)
+    time.sleep(1.0)
+    game.refresh_from_db()
+    assert game.version == version  # the worker alone fires nothing: beat is the one scheduler
+    celery_processes.start_beat()
+    event = wait_for(lambda: GameEvent.objects.filter(game=game, source="timeout").first(), timeout=15)
+    assert event.seq == version + 1
+    time.sleep(1.5)
+    assert GameEvent.objects.filter(game=game, source="timeout").count() == 1

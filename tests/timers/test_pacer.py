@@ -99,6 +99,37 @@ def test_one_sweep_per_due_deadline_not_one_per_tick():
     assert pacer.decide()[0] is False
 
 
+def test_with_a_lead_the_sweep_is_asked_for_early_to_run_at_the_deadline():
+    """Beat's lead: the message travels while the deadline approaches; the worker holds the sweep
+    until the deadline by the DB clock, so nothing fires early."""
+    a, b = make_player(), make_player()
+    _, game = start_game(a, b)
+    pacer = pacer_after_first_full_sweep(poll=1.0, lead=0.2)
+    game_deadline_in(game.pk, 0.5)
+    due, wait = pacer.decide()
+    assert not due and 0.2 < wait <= 0.3  # wakes `lead` before the deadline
+    time.sleep(wait)
+    assert pacer.decide() == (True, 0.0)
+    deadline = Game.objects.get(pk=game.pk).deadline
+    assert pacer.sweep_at == deadline
+    assert pacer.decide()[0] is False  # covered up to that deadline
+    assert timers.sweep() == []  # arrived early: not due yet, nothing fires
+    timers.wait_for(deadline)
+    now = timers.next_deadline()[0]
+    assert timedelta(0) <= now - deadline < timedelta(seconds=0.1)
+    assert [f.kind for f in timers.sweep()] == ["turn"]
+
+
+def test_an_overdue_deadline_is_swept_at_once_even_with_a_lead():
+    a, b = make_player(), make_player()
+    _, game = start_game(a, b)
+    pacer = pacer_after_first_full_sweep(lead=0.2)
+    game_deadline_in(game.pk, 0.05)
+    time.sleep(0.06)
+    assert pacer.decide() == (True, 0.0)
+    assert pacer.sweep_at is None
+
+
 def test_a_full_sweep_comes_every_full_every_seconds_even_with_nothing_due():
     """The derived deadlines (stale heartbeats, the bot safety net) and retries ride on it."""
     pacer = pacer_after_first_full_sweep(poll=1.0, full_every=0.2)
@@ -211,3 +242,23 @@ def test_beat_enqueues_one_sweep_when_a_deadline_falls_due_and_none_while_idle(b
     assert queued_sweeps() == 2
     beat_scheduler.tick()
     assert queued_sweeps() == 2  # the same overdue deadline: no second message
+
+
+def test_beat_sends_the_sweep_ahead_with_the_deadline_it_must_wait_for(beat_scheduler):
+    import json
+
+    from durak_site.celery import app
+
+    a, b = make_player(), make_player()
+    _, game = start_game(a, b)
+    beat_scheduler.pacer.full_every = 3600
+    beat_scheduler.pacer.lead = timedelta(seconds=0.3)
+    beat_scheduler.tick()  # the opening full sweep: at once, no not_before
+    game_deadline_in(game.pk, 0.2)
+    assert beat_scheduler.tick() == 0.0  # within the lead: sent now
+    with app.connection_for_write() as conn:
+        messages = [json.loads(m) for m in conn.default_channel.client.lrange("celery", 0, -1)]
+    bodies = [json.loads(__import__("base64").b64decode(m["body"])) for m in messages]
+    not_befores = sorted(str(body[1].get("not_before")) for body in bodies)
+    deadline = Game.objects.get(pk=game.pk).deadline
+    assert not_befores == sorted(["None", deadline.isoformat()])
