@@ -36,7 +36,9 @@ class DeadlineScheduler(PersistentScheduler):
         if due:
             try:
                 at = self.pacer.sweep_at
-                kwargs = {"not_before": at.isoformat()} if at is not None else {}
+                kwargs = {"full": self.pacer.sweep_full}
+                if at is not None:
+                    kwargs["not_before"] = at.isoformat()
                 tasks.sweep_deadlines.apply_async(kwargs=kwargs, expires=tasks.SWEEP_EXPIRES,
                                                   producer=self.producer)
             except Exception:

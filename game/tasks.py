@@ -22,13 +22,14 @@ SWEEP_EXPIRES = 2.0  # s: an older sweep is dropped unrun (after an outage, one 
 
 
 @shared_task(name="game.tasks.sweep_deadlines", ignore_result=True)
-def sweep_deadlines(limit: int = 500, not_before: str | None = None) -> int:
+def sweep_deadlines(limit: int = 500, not_before: str | None = None, full: bool = True) -> int:
     """Beat's DeadlineScheduler (game/beat.py) enqueues this just before a deadline falls due (to run
-    ``not_before``, an ISO DB time), and every TIMERS_FULL_SWEEP_SECONDS: fire everything overdue."""
+    ``not_before``, an ISO DB time; the deadline columns only), and every TIMERS_FULL_SWEEP_SECONDS
+    (full): fire everything overdue."""
     try:
         if not_before:
             timers.wait_for(datetime.fromisoformat(not_before))
-        return len(timers.sweep(limit))
+        return len(timers.sweep(limit, full=full))
     except Exception:
         logger.exception("timers: sweep_deadlines failed")
         return 0

@@ -352,6 +352,9 @@ def _due_seats():
     for pk, deadline in (Seat.objects.filter(inactive_deadline__lte=Now())
                          .order_by().values_list("pk", "inactive_deadline")):
         yield ("inactive", pk, None, deadline)
+
+
+def _due_presence():
     if lobby_heartbeats():
         for pk, seen in (Seat.objects.filter(connected=True, player__isnull=False,
                                              table__status__in=[Table.Status.WAITING, Table.Status.COUNTDOWN],
@@ -377,14 +380,17 @@ def _due_bots():
             yield ("bot", pk, version, deadline)
 
 
-_LISTERS = (_due_game_deadlines, _due_disconnects, _due_heartbeats, _due_tables, _due_seats, _due_bots)
+# the deadline columns (what the pacer watches) ... and the derived deadlines only a full sweep lists
+_COLUMN_LISTERS = (_due_game_deadlines, _due_disconnects, _due_tables, _due_seats)
+_LISTERS = (*_COLUMN_LISTERS, _due_heartbeats, _due_presence, _due_bots)
 
 
-def _due() -> list[tuple[str, int, int | None, object]]:
-    """(kind, id, version, deadline) of every overdue row, oldest first per kind. A lister that fails
-    (say a column a pending migration adds) is logged and skipped: the others still fire."""
+def _due(full: bool = True) -> list[tuple[str, int, int | None, object]]:
+    """(kind, id, version, deadline) of every overdue row, oldest first per kind (``full=False``: the
+    deadline columns only). A lister that fails (say a column a pending migration adds) is logged and
+    skipped: the others still fire."""
     due: list[tuple[str, int, int | None, object]] = []
-    for lister in _LISTERS:
+    for lister in _LISTERS if full else _COLUMN_LISTERS:
         # inside someone's transaction a failed query must not poison it (a savepoint); else autocommit
         guard = transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext()
         try:
@@ -402,11 +408,13 @@ def _due() -> list[tuple[str, int, int | None, object]]:
     return due
 
 
-def sweep(limit: int = 500) -> list[Fired]:
-    """Fire every overdue deadline (at most ``limit`` rows this call). Never raises."""
+def sweep(limit: int = 500, full: bool = True) -> list[Fired]:
+    """Fire every overdue deadline (at most ``limit`` rows this call). ``full=False`` (the pacer's sweep
+    at a column's deadline) skips the derived ones: stale heartbeats, presence, the bot safety net.
+    Never raises."""
     fired: list[Fired] = []
     try:
-        due = _due()
+        due = _due(full)
     except Exception:
         logger.exception("timers: the sweep could not list the overdue rows")
         _reset_connection()
@@ -501,6 +509,7 @@ class Pacer:
         self.lead = timedelta(seconds=lead)
         self.covered: datetime | None = None  # every deadline <= this (DB time) has had its sweep
         self.sweep_at: datetime | None = None  # when the sweep last asked for should run (None: at once)
+        self.sweep_full = True  # whether it is the full sweep (else the deadline columns only)
         self._last_full = -float("inf")  # monotonic
 
     def decide(self) -> tuple[bool, float]:
@@ -512,12 +521,14 @@ class Pacer:
         except Exception:
             logger.exception("timers: reading the next deadline failed")
             _reset_connection()
+            self.sweep_full = True
             if full:
                 self._last_full = time.monotonic()
             return full, self.poll
         if full or (upcoming is not None and upcoming <= now + self.lead):
             at = now if full or upcoming <= now else upcoming
             self.sweep_at = None if at == now else at
+            self.sweep_full = full
             self.covered = at if self.covered is None else max(self.covered, at)
             if full:
                 self._last_full = time.monotonic()
@@ -553,7 +564,7 @@ def run_paced(stop: threading.Event, pacer: Pacer | None = None) -> int:
         due, wait = pacer.decide()
         if due:
             try:
-                total += len(sweep())
+                total += len(sweep(full=pacer.sweep_full))
             except Exception:  # sweep() does not raise; never let the loop die anyway
                 logger.exception("timers: ticker sweep failed")
                 _reset_connection()

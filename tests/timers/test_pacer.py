@@ -28,6 +28,7 @@ def pacer_after_first_full_sweep(**kwargs) -> timers.Pacer:
     """A pacer whose opening full sweep (every pacer starts with one) is behind it."""
     pacer = timers.Pacer(**{"poll": 0.1, "full_every": 3600, **kwargs})
     assert pacer.decide() == (True, 0.0)
+    assert pacer.sweep_full is True
     return pacer
 
 
@@ -77,6 +78,17 @@ def test_the_pacer_sleeps_until_a_near_deadline_and_sweeps_when_it_falls_due():
     assert not due and 0.2 < wait <= 0.3  # sleeps exactly until it, not a whole poll
     time.sleep(wait)
     assert pacer.decide() == (True, 0.0)
+    assert pacer.sweep_full is False  # a column fell due: the columns-only sweep
+
+
+def test_the_sweep_at_a_deadline_lists_the_columns_only_and_the_full_sweep_the_rest():
+    """Stale heartbeats (like presence and the bot safety net) ride on the full sweep every second."""
+    a, b = make_player(), make_player()
+    _, game = start_game(a, b)
+    GameSeat.objects.filter(game=game, number=1).update(connected=True,
+                                                       last_heartbeat=Now() - timedelta(seconds=60))
+    assert timers.sweep(full=False) == []
+    assert [f.kind for f in timers.sweep()] == ["heartbeat"]
 
 
 def test_one_sweep_per_due_deadline_not_one_per_tick():
@@ -259,6 +271,6 @@ def test_beat_sends_the_sweep_ahead_with_the_deadline_it_must_wait_for(beat_sche
     with app.connection_for_write() as conn:
         messages = [json.loads(m) for m in conn.default_channel.client.lrange("celery", 0, -1)]
     bodies = [json.loads(__import__("base64").b64decode(m["body"])) for m in messages]
-    not_befores = sorted(str(body[1].get("not_before")) for body in bodies)
+    sent = sorted((str(body[1].get("not_before")), body[1]["full"]) for body in bodies)
     deadline = Game.objects.get(pk=game.pk).deadline
-    assert not_befores == sorted(["None", deadline.isoformat()])
+    assert sent == sorted([("None", True), (deadline.isoformat(), False)])
