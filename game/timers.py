@@ -319,16 +319,31 @@ class _Backoff:
 _backoff = _Backoff()
 
 
+def _pending() -> dict[str, QuerySet]:
+    """Each deadline column and the rows whose value in it is still pending: one definition for what
+    the column listers fire and what the pacer watches."""
+    return {
+        "deadline": Game.objects.filter(status=Game.Status.PLAYING),
+        "disconnect_deadline": GameSeat.objects.filter(game__status=Game.Status.PLAYING),
+        "countdown_deadline": Table.objects.filter(status=Table.Status.COUNTDOWN),
+        "rematch_deadline": Table.objects.filter(status=Table.Status.REMATCH),
+        "inactive_deadline": Seat.objects.all(),
+    }
+
+
+def _overdue(field: str) -> QuerySet:
+    return _pending()[field].filter(**{f"{field}__lte": Now()})
+
+
 def _due_game_deadlines():
-    for pk, kind, version, deadline in (Game.objects.filter(status=Game.Status.PLAYING, deadline__lte=Now())
-                                        .order_by("deadline")
+    for pk, kind, version, deadline in (_overdue("deadline").order_by("deadline")
                                         .values_list("pk", "deadline_kind", "version", "deadline")):
         yield (kind or "turn", pk, version, deadline)
 
 
 def _due_disconnects():
-    for pk, deadline in (GameSeat.objects.filter(game__status=Game.Status.PLAYING, disconnect_deadline__lte=Now())
-                         .order_by("disconnect_deadline").values_list("pk", "disconnect_deadline")):
+    for pk, deadline in (_overdue("disconnect_deadline").order_by("disconnect_deadline")
+                         .values_list("pk", "disconnect_deadline")):
         yield ("disconnect", pk, None, deadline)
 
 
@@ -340,17 +355,14 @@ def _due_heartbeats():
 
 
 def _due_tables():
-    for pk, version, deadline in (Table.objects.filter(status=Table.Status.COUNTDOWN, countdown_deadline__lte=Now())
-                                  .order_by().values_list("pk", "version", "countdown_deadline")):
-        yield ("countdown", pk, version, deadline)
-    for pk, version, deadline in (Table.objects.filter(status=Table.Status.REMATCH, rematch_deadline__lte=Now())
-                                  .order_by().values_list("pk", "version", "rematch_deadline")):
-        yield ("rematch", pk, version, deadline)
+    for kind in ("countdown", "rematch"):
+        field = f"{kind}_deadline"
+        for pk, version, deadline in _overdue(field).order_by().values_list("pk", "version", field):
+            yield (kind, pk, version, deadline)
 
 
 def _due_seats():
-    for pk, deadline in (Seat.objects.filter(inactive_deadline__lte=Now())
-                         .order_by().values_list("pk", "inactive_deadline")):
+    for pk, deadline in _overdue("inactive_deadline").order_by().values_list("pk", "inactive_deadline"):
         yield ("inactive", pk, None, deadline)
 
 
@@ -448,17 +460,6 @@ def _reset_connection() -> None:
 # When to sweep: at the next deadline, not on a fixed beat
 
 
-def _pending_columns() -> list[tuple[QuerySet, str]]:
-    """Every deadline column with the rows whose value is still pending (what the listers fire)."""
-    return [
-        (Game.objects.filter(status=Game.Status.PLAYING), "deadline"),
-        (GameSeat.objects.filter(game__status=Game.Status.PLAYING), "disconnect_deadline"),
-        (Table.objects.filter(status=Table.Status.COUNTDOWN), "countdown_deadline"),
-        (Table.objects.filter(status=Table.Status.REMATCH), "rematch_deadline"),
-        (Seat.objects.all(), "inactive_deadline"),
-    ]
-
-
 def _as_datetime(value) -> datetime | None:
     """Raw SQLite hands back text; Postgres a datetime."""
     if value is None or isinstance(value, datetime):
@@ -473,7 +474,7 @@ def next_deadline(after: datetime | None = None) -> tuple[datetime, datetime | N
     with ``ORDER BY column LIMIT 1`` (the column indexes; game_status_deadline for Game.deadline)."""
     parts: list[str] = []
     params: list = []
-    for queryset, field in _pending_columns():
+    for field, queryset in _pending().items():
         queryset = queryset.filter(**{f"{field}__isnull": False})
         if after is not None:
             queryset = queryset.filter(**{f"{field}__gt": after})
