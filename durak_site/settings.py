@@ -160,7 +160,7 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Timers: Celery (eta tasks + beat sweep) with Redis; an in-process ticker running the same sweep without.
+# Timers: Celery (beat's scheduler enqueues sweeps) with Redis; an in-process ticker running them without.
 TIMERS_BACKEND = "celery" if REDIS_URL else "ticker"
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
@@ -171,19 +171,18 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 4
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TIMEZONE = "UTC"
 
-# Deadlines are columns; one sweeper fires the overdue ones (game/timers.py): Celery beat enqueues a
-# sweep every TIMERS_SWEEP_SECONDS (a sweep older than 2 s is dropped unrun: a backlog after an
-# outage is one sweep's work), or the in-process ticker sweeps at that pace without Redis.
+# Deadlines are columns; one sweeper fires the overdue ones (game/timers.py). Its pacer reads the
+# earliest pending deadline at least every TIMERS_SWEEP_SECONDS and asks for a sweep when one falls due,
+# and for a full sweep (heartbeats, bot safety net, retries) every TIMERS_FULL_SWEEP_SECONDS. Beat's
+# scheduler (game/beat.py) enqueues those sweeps for a worker; without Redis the in-process ticker runs them.
 TIMERS_SWEEP_SECONDS = 0.1
+TIMERS_FULL_SWEEP_SECONDS = 1.0
+TIMERS_SWEEP_LEAD_SECONDS = 0.02  # beat sends a sweep this early: the broker trip overlaps the wait
 TIMERS_HEARTBEAT_TIMEOUT = 12  # s without a ping: the socket is gone (the page pings every 5 s)
 TIMERS_BOT_GRACE = 4  # s a bot may be awaited before the sweep moves it (its queued move was lost)
 TIMERS_LOBBY_HEARTBEATS = True
+CELERY_BEAT_SCHEDULER = "game.beat:DeadlineScheduler"
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {
-        "task": "game.tasks.sweep_deadlines",
-        "schedule": TIMERS_SWEEP_SECONDS,
-        "options": {"expires": 2},
-    },
     "chat-retention": {"task": "chat.tasks.purge_old_messages", "schedule": 6 * 60 * 60},
 }
 CHAT_RETENTION_DAYS = _CHAT_RETENTION_DAYS  # chat messages kept this long (reported ones until the report closes)

@@ -8,6 +8,7 @@ worker survives anything a task meets. Each task waits for the frames it produce
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 from celery import shared_task
 from celery.signals import worker_process_init
@@ -17,12 +18,18 @@ from game import bots, services, timers
 
 logger = logging.getLogger("game.timers")
 
+SWEEP_EXPIRES = 2.0  # s: an older sweep is dropped unrun (after an outage, one sweep does the backlog)
+
 
 @shared_task(name="game.tasks.sweep_deadlines", ignore_result=True)
-def sweep_deadlines(limit: int = 500) -> int:
-    """Celery beat runs this every TIMERS_SWEEP_SECONDS: fire everything overdue."""
+def sweep_deadlines(limit: int = 500, not_before: str | None = None, full: bool = True) -> int:
+    """Beat's DeadlineScheduler (game/beat.py) enqueues this just before a deadline falls due (to run
+    ``not_before``, an ISO DB time; the deadline columns only), and every TIMERS_FULL_SWEEP_SECONDS
+    (full): fire everything overdue."""
     try:
-        return len(timers.sweep(limit))
+        if not_before:
+            timers.wait_for(datetime.fromisoformat(not_before))
+        return len(timers.sweep(limit, full=full))
     except Exception:
         logger.exception("timers: sweep_deadlines failed")
         return 0

@@ -2,10 +2,13 @@
 
 Every pending deadline is a column (Game.deadline + deadline_kind, GameSeat.disconnect_deadline,
 Table.countdown_deadline / rematch_deadline, Seat.inactive_deadline). Setting one costs a move
-nothing beyond its UPDATE: no broker message. ONE sweeper fires them: ``sweep()``, run every
-TIMERS_SWEEP_SECONDS by Celery beat (production: beat enqueues, a worker sweeps) or by the
-in-process ticker (the embedded default and the test live server). Every row overdue by the
-DATABASE clock (``Now()``, the one clock all processes agree on) is fired.
+nothing beyond its UPDATE: no broker message. ONE sweeper fires them: ``sweep()``. WHEN to sweep is
+the ``Pacer``'s decision: it reads the earliest pending deadline (one indexed query, at least every
+TIMERS_SWEEP_SECONDS) and asks for a sweep the moment one falls due, plus a full sweep every
+TIMERS_FULL_SWEEP_SECONDS for the derived deadlines (stale heartbeats, bot safety net) and retries.
+Celery beat's scheduler (game/beat.py) enqueues the sweeps it asks for and a worker runs them; the
+in-process ticker (the embedded default and the test live server) runs them itself. Every row
+overdue by the DATABASE clock (``Now()``, the one clock all processes agree on) is fired.
 
 Firing a row = one small transaction: lock the owning row with ``select_for_update(skip_locked=True)``
 (Game for game deadlines, Table for table deadlines), re-check "still due, still the same version"
@@ -25,13 +28,15 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import DurationField, ExpressionWrapper, F, Q
+from django.db.models import DurationField, ExpressionWrapper, F, Q, QuerySet
 from django.db.models.functions import Now
+from django.utils.dateparse import parse_datetime
 
+from durak_site import clock
 from durak_site.errors import ServiceError
 from game import services as game_services
 from game.models import Game, GameSeat
@@ -43,7 +48,6 @@ logger = logging.getLogger("game.timers")
 GAME_KINDS = ("turn", "check", "disconnect")
 TABLE_KINDS = ("countdown", "rematch", "inactive")
 KINDS = (*GAME_KINDS, *TABLE_KINDS, "heartbeat", "presence", "bot")
-
 
 
 def heartbeat_timeout() -> timedelta:
@@ -315,16 +319,31 @@ class _Backoff:
 _backoff = _Backoff()
 
 
+def _pending() -> dict[str, QuerySet]:
+    """Each deadline column and the rows whose value in it is still pending: one definition for what
+    the column listers fire and what the pacer watches."""
+    return {
+        "deadline": Game.objects.filter(status=Game.Status.PLAYING),
+        "disconnect_deadline": GameSeat.objects.filter(game__status=Game.Status.PLAYING),
+        "countdown_deadline": Table.objects.filter(status=Table.Status.COUNTDOWN),
+        "rematch_deadline": Table.objects.filter(status=Table.Status.REMATCH),
+        "inactive_deadline": Seat.objects.all(),
+    }
+
+
+def _overdue(field: str) -> QuerySet:
+    return _pending()[field].filter(**{f"{field}__lte": Now()})
+
+
 def _due_game_deadlines():
-    for pk, kind, version, deadline in (Game.objects.filter(status=Game.Status.PLAYING, deadline__lte=Now())
-                                        .order_by("deadline")
+    for pk, kind, version, deadline in (_overdue("deadline").order_by("deadline")
                                         .values_list("pk", "deadline_kind", "version", "deadline")):
         yield (kind or "turn", pk, version, deadline)
 
 
 def _due_disconnects():
-    for pk, deadline in (GameSeat.objects.filter(game__status=Game.Status.PLAYING, disconnect_deadline__lte=Now())
-                         .order_by("disconnect_deadline").values_list("pk", "disconnect_deadline")):
+    for pk, deadline in (_overdue("disconnect_deadline").order_by("disconnect_deadline")
+                         .values_list("pk", "disconnect_deadline")):
         yield ("disconnect", pk, None, deadline)
 
 
@@ -336,18 +355,18 @@ def _due_heartbeats():
 
 
 def _due_tables():
-    for pk, version, deadline in (Table.objects.filter(status=Table.Status.COUNTDOWN, countdown_deadline__lte=Now())
-                                  .order_by().values_list("pk", "version", "countdown_deadline")):
-        yield ("countdown", pk, version, deadline)
-    for pk, version, deadline in (Table.objects.filter(status=Table.Status.REMATCH, rematch_deadline__lte=Now())
-                                  .order_by().values_list("pk", "version", "rematch_deadline")):
-        yield ("rematch", pk, version, deadline)
+    for kind in ("countdown", "rematch"):
+        field = f"{kind}_deadline"
+        for pk, version, deadline in _overdue(field).order_by().values_list("pk", "version", field):
+            yield (kind, pk, version, deadline)
 
 
 def _due_seats():
-    for pk, deadline in (Seat.objects.filter(inactive_deadline__lte=Now())
-                         .order_by().values_list("pk", "inactive_deadline")):
+    for pk, deadline in _overdue("inactive_deadline").order_by().values_list("pk", "inactive_deadline"):
         yield ("inactive", pk, None, deadline)
+
+
+def _due_presence():
     if lobby_heartbeats():
         for pk, seen in (Seat.objects.filter(connected=True, player__isnull=False,
                                              table__status__in=[Table.Status.WAITING, Table.Status.COUNTDOWN],
@@ -373,14 +392,17 @@ def _due_bots():
             yield ("bot", pk, version, deadline)
 
 
-_LISTERS = (_due_game_deadlines, _due_disconnects, _due_heartbeats, _due_tables, _due_seats, _due_bots)
+# the deadline columns (what the pacer watches) ... and the derived deadlines only a full sweep lists
+_COLUMN_LISTERS = (_due_game_deadlines, _due_disconnects, _due_tables, _due_seats)
+_LISTERS = (*_COLUMN_LISTERS, _due_heartbeats, _due_presence, _due_bots)
 
 
-def _due() -> list[tuple[str, int, int | None, object]]:
-    """(kind, id, version, deadline) of every overdue row, oldest first per kind. A lister that fails
-    (say a column a pending migration adds) is logged and skipped: the others still fire."""
+def _due(full: bool = True) -> list[tuple[str, int, int | None, object]]:
+    """(kind, id, version, deadline) of every overdue row, oldest first per kind (``full=False``: the
+    deadline columns only). A lister that fails (say a column a pending migration adds) is logged and
+    skipped: the others still fire."""
     due: list[tuple[str, int, int | None, object]] = []
-    for lister in _LISTERS:
+    for lister in _LISTERS if full else _COLUMN_LISTERS:
         # inside someone's transaction a failed query must not poison it (a savepoint); else autocommit
         guard = transaction.atomic() if connection.in_atomic_block else contextlib.nullcontext()
         try:
@@ -398,11 +420,13 @@ def _due() -> list[tuple[str, int, int | None, object]]:
     return due
 
 
-def sweep(limit: int = 500) -> list[Fired]:
-    """Fire every overdue deadline (at most ``limit`` rows this call). Never raises."""
+def sweep(limit: int = 500, full: bool = True) -> list[Fired]:
+    """Fire every overdue deadline (at most ``limit`` rows this call). ``full=False`` (the pacer's sweep
+    at a column's deadline) skips the derived ones: stale heartbeats, presence, the bot safety net.
+    Never raises."""
     fired: list[Fired] = []
     try:
-        due = _due()
+        due = _due(full)
     except Exception:
         logger.exception("timers: the sweep could not list the overdue rows")
         _reset_connection()
@@ -433,33 +457,139 @@ def _reset_connection() -> None:
 
 
 # --------------------------------------------------------------------------------------------------
+# When to sweep: at the next deadline, not on a fixed beat
+
+
+def _as_datetime(value) -> datetime | None:
+    """Raw SQLite hands back text; Postgres a datetime."""
+    if value is None or isinstance(value, datetime):
+        return value
+    parsed = parse_datetime(str(value))
+    return parsed if parsed is None or parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def next_deadline(after: datetime | None = None) -> tuple[datetime, datetime | None]:
+    """(the DB's now, the earliest pending deadline later than ``after``, or None) in ONE statement:
+    ``SELECT (earliest of column 1), (earliest of column 2), ..., now()``, each an index range scan
+    with ``ORDER BY column LIMIT 1`` (the column indexes; game_status_deadline for Game.deadline)."""
+    parts: list[str] = []
+    params: list = []
+    for field, queryset in _pending().items():
+        queryset = queryset.filter(**{f"{field}__isnull": False})
+        if after is not None:
+            queryset = queryset.filter(**{f"{field}__gt": after})
+        sql, sql_params = queryset.order_by(field).values(field)[:1].query.sql_with_params()
+        parts.append(f"({sql})")
+        params.extend(sql_params)
+    compiler = Game.objects.none().query.get_compiler(connection=connection)
+    now_sql, now_params = compiler.compile(Now())
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {', '.join(parts)}, {now_sql}", [*params, *now_params])
+        *values, now = cursor.fetchone()
+    pending = [v for v in map(_as_datetime, values) if v is not None]
+    return _as_datetime(now), min(pending, default=None)
+
+
+class Pacer:
+    """Decides when a sweep is needed; beat's scheduler and the in-process ticker both follow it.
+
+    ``decide()`` reads the earliest deadline not yet covered by a sweep. Due: sweep now (every deadline
+    up to the DB's now is then covered). Not due: sleep until it, at most ``poll`` seconds (a deadline
+    set meanwhile is seen within ``poll``). Every ``full_every`` seconds a sweep is asked for anyway: it
+    fires the derived deadlines (heartbeats, presence, the bot safety net) and retries whatever an
+    earlier sweep could not fire (row locked, worker killed, service error). Idle, it costs one query
+    per ``poll`` and one sweep per ``full_every``; no broker message per move.
+
+    With a ``lead`` (beat: the broker and the worker's pick-up take time) a sweep is asked for that
+    long before its deadline, to run at ``sweep_at`` (DB time): the worker waits for it (``wait_for``).
+    """
+
+    def __init__(self, poll: float | None = None, full_every: float | None = None, lead: float = 0.0) -> None:
+        self.poll = float(poll if poll is not None else settings.TIMERS_SWEEP_SECONDS)
+        self.full_every = float(full_every if full_every is not None else settings.TIMERS_FULL_SWEEP_SECONDS)
+        self.lead = timedelta(seconds=lead)
+        self.covered: datetime | None = None  # every deadline <= this (DB time) has had its sweep
+        self.sweep_at: datetime | None = None  # when the sweep last asked for should run (None: at once)
+        self.sweep_full = True  # whether it is the full sweep (else the deadline columns only)
+        self._last_full = -float("inf")  # monotonic
+
+    def decide(self) -> tuple[bool, float]:
+        """(sweep now?, seconds to wait before deciding again). Never raises."""
+        full = time.monotonic() - self._last_full >= self.full_every
+        self.sweep_at = None
+        try:
+            now, upcoming = next_deadline(self.covered)
+        except Exception:
+            logger.exception("timers: reading the next deadline failed")
+            _reset_connection()
+            self.sweep_full = True
+            if full:
+                self._last_full = time.monotonic()
+            return full, self.poll
+        if full or (upcoming is not None and upcoming <= now + self.lead):
+            at = now if full or upcoming <= now else upcoming
+            self.sweep_at = None if at == now else at
+            self.sweep_full = full
+            self.covered = at if self.covered is None else max(self.covered, at)
+            if full:
+                self._last_full = time.monotonic()
+            return True, 0.0
+        wait = self.poll if upcoming is None else (upcoming - self.lead - now).total_seconds()
+        return False, max(0.0, min(wait, self.poll, self.full_every - (time.monotonic() - self._last_full)))
+
+    def retry(self) -> None:
+        """The sweep asked for was not sent (broker down): ask again at the next decision."""
+        self.covered = None
+        self._last_full = -float("inf")
+
+
+def wait_for(at: datetime, at_most: float = 1.0) -> None:
+    """A sweep that arrives before its deadline (beat's lead) waits for it by the DB's clock."""
+    delay = (at - clock.db_now()).total_seconds()
+    if 0 < delay <= at_most:
+        time.sleep(delay)
+
+
+# --------------------------------------------------------------------------------------------------
 # The in-process ticker (embedded default, and the daphne live server in tests)
 
 _ticker: threading.Thread | None = None
 _ticker_stop = threading.Event()
 
 
-def _tick_loop(interval: float) -> None:
-    logger.info("timers: in-process ticker running every %.2f s", interval)
-    try:
-        while not _ticker_stop.wait(interval):
+def run_paced(stop: threading.Event, pacer: Pacer | None = None) -> int:
+    """Sweep whenever the pacer says so until ``stop`` is set; returns how many deadlines fired."""
+    pacer = pacer or Pacer()
+    total = 0
+    while not stop.is_set():
+        due, wait = pacer.decide()
+        if due:
             try:
-                sweep()
-            except Exception:
+                total += len(sweep(full=pacer.sweep_full))
+            except Exception:  # sweep() does not raise; never let the loop die anyway
                 logger.exception("timers: ticker sweep failed")
                 _reset_connection()
+        elif stop.wait(wait):
+            break
+    return total
+
+
+def _tick_loop(pacer: Pacer) -> None:
+    logger.info("timers: in-process ticker running (next deadline, re-read every %.2f s)", pacer.poll)
+    try:
+        run_paced(_ticker_stop, pacer)
     finally:
         _reset_connection()  # this thread's own connection (the server-loop path closes its own)
 
 
 def start_ticker(interval: float | None = None) -> threading.Thread:
-    """Start (once per process) the daemon thread that sweeps every ``interval`` seconds."""
+    """Start (once per process) the daemon thread that sweeps when the pacer says (``interval``: its poll)."""
     global _ticker
     if _ticker is not None and _ticker.is_alive():
         return _ticker
-    interval = interval or float(settings.TIMERS_SWEEP_SECONDS)
     _ticker_stop.clear()
-    _ticker = threading.Thread(target=_tick_loop, args=(interval,), name="timers-ticker", daemon=True)
+    _ticker = threading.Thread(target=_tick_loop, args=(Pacer(poll=interval),), name="timers-ticker",
+                               daemon=True)
     _ticker.start()
     return _ticker
 

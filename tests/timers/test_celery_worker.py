@@ -1,5 +1,5 @@
-"""The production path: deadlines are columns; Celery beat (the one scheduler) enqueues a sweep every
-TIMERS_SWEEP_SECONDS and a real Celery worker (subprocess, Redis broker, the test database) fires
+"""The production path: deadlines are columns; Celery beat (the one scheduler, game.beat) enqueues a sweep
+when one falls due and a real Celery worker (subprocess, Redis broker, the test database) fires
 what is due; a worker killed with kill -9 loses nothing."""
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def test_a_turn_deadline_fires_on_time_through_the_beat_sweep(celery_processes):
     event = wait_for(lambda: GameEvent.objects.filter(game=game, source="timeout").first(), timeout=5)
     game.refresh_from_db()
     assert game.version == version + 1 and event.seq == version + 1
-    # late by the DB clock: within a second (a sweep every TIMERS_SWEEP_SECONDS, plus the queue)
+    # late by the DB clock: within a second (beat wakes at the deadline, plus the queue)
     assert (event.created_at - (game.deadline - timedelta(seconds=30))) < timedelta(seconds=1)
 
 
@@ -114,6 +114,22 @@ def test_a_deadline_that_falls_due_while_the_worker_is_dead_fires_after_its_rest
     assert game.version == version  # nobody fired it
     celery_processes.start_worker()
     event = wait_for(lambda: GameEvent.objects.filter(game=game, source="timeout").first(), timeout=10)
+    assert event.seq == version + 1
+    time.sleep(1.5)
+    assert GameEvent.objects.filter(game=game, source="timeout").count() == 1
+
+
+def test_a_deadline_that_falls_due_while_beat_is_dead_fires_when_beat_is_back(celery_processes):
+    """Beat holds no state that matters: restarted, it reads the columns and sweeps what is overdue."""
+    game = ready_two_and_start()
+    version = game.version
+    celery_processes.kill_beat()  # kill -9
+    soon(game, 0.3)
+    time.sleep(1.0)
+    game.refresh_from_db()
+    assert game.version == version  # the worker alone fires nothing: beat is the one scheduler
+    celery_processes.start_beat()
+    event = wait_for(lambda: GameEvent.objects.filter(game=game, source="timeout").first(), timeout=15)
     assert event.seq == version + 1
     time.sleep(1.5)
     assert GameEvent.objects.filter(game=game, source="timeout").count() == 1

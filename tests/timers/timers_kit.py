@@ -171,6 +171,13 @@ class CeleryProcesses:
             self.worker.wait(10)
         self.worker = None
 
+    def kill_beat(self) -> None:
+        """kill -9 of the one scheduler: whatever it knew of the next deadline dies with it."""
+        if self.beat is not None and self.beat.poll() is None:
+            os.killpg(self.beat.pid, signal.SIGKILL)
+            self.beat.wait(10)
+        self.beat = None
+
     def stop(self) -> None:
         for proc in (self.worker, self.beat):
             if proc is not None and proc.poll() is None:

@@ -13,7 +13,8 @@ when the timeout move was written (GameEvent.created_at) minus the deadline:
 2. burst: every deadline falls within the time it takes to set them (about 1 s): the worker's
    capacity, i.e. how a queue of simultaneous expiries drains.
 3. kill -9: the deadlines are set again, the worker is killed with SIGKILL while they fall due, and
-   restarted; the sweeps that beat keeps enqueueing must fire every one of them ("lost" must be 0).
+   restarted; the sweeps beat enqueues (at the deadlines, and a full one every second) must fire
+   every one of them ("lost" must be 0).
 
 With TIMERS_BACKEND "celery" (REDIS_URL set) it spawns its own worker and beat (``--no-spawn`` uses
 the ones already running and skips round 2); with "ticker" it runs the in-process ticker instead.
@@ -211,7 +212,7 @@ class Command(BaseCommand):
                 from game import timers
 
                 timers.start_ticker()
-                self.stdout.write("  in-process ticker running (sweep every 0.2 s)")
+                self.stdout.write("  in-process ticker running (sweeps when a deadline falls due)")
             ids = self.make_games(games)
             if not ids:
                 raise CommandError("no game started: are the timers (worker/beat) running?")
