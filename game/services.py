@@ -169,12 +169,18 @@ def _lock_for_move(game_id: int, player_id: int) -> Game | None:
     return game
 
 
+def _stop_clocks(game: Game) -> None:
+    """An ended game's clocks all stop: its turn clock and every seat's disconnect clock."""
+    game.deadline, game.deadline_kind, game.deadline_seats = None, "", []
+    GameSeat.objects.filter(game=game, disconnect_deadline__isnull=False).update(disconnect_deadline=None)
+
+
 def _finish(game: Game, state: engine.GameState, status: str = Game.Status.FINISHED) -> None:
     """End the game: each seat's outcome and reason from game.outcomes (the one record every page
     reads), then the apps above record it (ratings fills each seat's rating change)."""
     game.status = status
     game.finished_at = timezone.now()
-    game.deadline, game.deadline_kind, game.deadline_seats = None, "", []
+    _stop_clocks(game)
     game.result = dict(state.result or {})
     decided = outcomes.for_game(game, aborted=status == Game.Status.ABORTED)
     game.result.update(
@@ -714,7 +720,7 @@ def abort_game(game_id: int, reason: str = "moderator") -> Game | None:
         state = _state(game)
         game.status = Game.Status.ABORTED
         game.finished_at = timezone.now()
-        game.deadline, game.deadline_kind, game.deadline_seats = None, "", []
+        _stop_clocks(game)
         game.result = {"reason": "aborted", "by": reason[:100], "loser": None, "losers": [], "winners": [],
                        "draw": False, "left": [], "timed_out": []}
         game.result["outcomes"] = outcomes.outcome_rows(outcomes.for_game(game, aborted=True))

@@ -398,3 +398,18 @@ def test_a_heartbeat_refreshes_presence_and_repairs_a_missed_connect():
     services.heartbeat(game.pk, a)
     assert GameSeat.objects.get(pk=gs.pk).last_heartbeat >= first
     assert Game.objects.get(pk=game.pk).version == 0
+
+
+@pytest.mark.parametrize("end", ["abort", "leave"])
+def test_an_ended_game_leaves_no_seat_deadline_pending(end):
+    """A seat's disconnect clock belongs to a running game: the end stops it, as it stops the turn clock."""
+    a, b, table, game = _two_humans(disconnect_policy="lose")
+    services.set_connected(game.pk, b, True)
+    services.set_connected(game.pk, b, False)
+    assert GameSeat.objects.get(game=game, number=2).disconnect_deadline is not None
+    if end == "abort":
+        services.abort_game(game.pk, "moderator m")
+    else:  # under the lose policy his opponent's leaving ends the game (_finish)
+        services.leave_game(game.pk, a)
+    assert Game.objects.get(pk=game.pk).status != "playing"
+    assert not GameSeat.objects.filter(game=game, disconnect_deadline__isnull=False).exists()
