@@ -12,4 +12,4 @@ class ChatConfig(AppConfig):
         from . import socket
 
         socket.register()
-        pages.register_table_panel("chat/panel.html")  # the waiting room's chat (the game table includes it itself)
+        pages.register_table_panel("chat/panel.html")  # the waiting room's and the game table's chat

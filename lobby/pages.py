@@ -4,9 +4,12 @@ A table's URL (`/tables/<id>/`) shows the waiting room, and the game table while
 its rematch offer lasts. The game app is above the lobby, so the lobby never imports it: the game
 app registers its page here in its ready(). A missing registration fails loudly at the first request.
 
-Apps above the lobby also add panels to the waiting room (the chat, registered in ChatConfig.ready()):
-templates rendered with the room page's context, outside the part htmx refreshes, so they live on
-across the room's updates. `{% table_panels %}` (lobby_tags) names them to the page.
+Apps above the lobby also add panels to a table's pages: templates rendered with the page's context,
+at a named place. "page": the waiting room (outside the part htmx refreshes, so they live on across
+the room's updates) and the game table (the chat, registered in ChatConfig.ready()); "result" and
+"result_actions": the game table's game-over dialog, above and among its buttons (the ratings' series
+standings and replay link). `{% table_panels place %}` (lobby_tags) names them to the page, so no
+template of the lobby or the game names an app above it.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from django.http import HttpRequest, HttpResponse
 
 GamePage = Callable[[HttpRequest, object], HttpResponse]
 _game_page: GamePage | None = None
-_panels: list[str] = []
+_panels: dict[str, list[str]] = {}
+PLACES = ("page", "result", "result_actions")
 
 
 def register_game_page(view: GamePage) -> None:
@@ -32,11 +36,14 @@ def game_page(request: HttpRequest, table) -> HttpResponse:
     return _game_page(request, table)
 
 
-def register_table_panel(template_name: str) -> None:
-    """`template_name` is rendered on the waiting-room page of every open table (once, in order)."""
-    if template_name not in _panels:
-        _panels.append(template_name)
+def register_table_panel(template_name: str, place: str = "page") -> None:
+    """`template_name` is rendered at `place` (PLACES) of every open table's pages (once, in order)."""
+    if place not in PLACES:
+        raise ImproperlyConfigured(f"no place {place!r} on the table pages (one of {PLACES})")
+    panels = _panels.setdefault(place, [])
+    if template_name not in panels:
+        panels.append(template_name)
 
 
-def table_panels() -> tuple[str, ...]:
-    return tuple(_panels)
+def table_panels(place: str = "page") -> tuple[str, ...]:
+    return tuple(_panels.get(place, ()))

@@ -8,7 +8,12 @@ class RatingsConfig(AppConfig):
 
     def ready(self) -> None:
         from game import signals
+        from lobby import pages
         from ratings import services
+
+        # the game-over dialog of the game table shows the series and links the replay
+        pages.register_table_panel("ratings/_game_result_series.html", place="result")
+        pages.register_table_panel("ratings/_game_result_replay.html", place="result_actions")
 
         signals.game_finished.connect(services.on_game_finished, dispatch_uid="ratings.on_game_finished")
         signals.choose_first_attacker.connect(services.on_choose_first_attacker,

@@ -34,7 +34,7 @@ def playing_card(card: str, trump: str = "", extra: str = "", style: str = "", d
 
 
 @register.simple_tag
-def table_panels() -> tuple[str, ...]:
-    """The templates apps above the lobby add to the waiting room (lobby.pages): `{% table_panels as
-    panels %}{% for name in panels %}{% include name %}{% endfor %}`."""
-    return pages.table_panels()
+def table_panels(place: str = "page") -> tuple[str, ...]:
+    """The templates apps above the lobby add to a table's pages at `place` (lobby.pages):
+    `{% table_panels "result" as panels %}{% for name in panels %}{% include name %}{% endfor %}`."""
+    return pages.table_panels(place)

@@ -109,3 +109,24 @@ def test_leaving_needs_a_login(client):
     table, game = playing_table([person], bots=("lowest",))
     response = client.post(f"/games/{game.pk}/leave/")
     assert response.status_code == 302 and response["Location"].startswith("/accounts/")
+
+
+def test_the_apps_above_fill_the_table_page_through_the_lobbys_registry(client):
+    """The game table names no app above it (tests/site/test_architecture.py): the chat panel with its
+    button's dock, the series standings and the replay link come from lobby.pages' registry."""
+    from django.urls import reverse
+
+    from lobby.models import Table
+
+    person = make_player("Вася")
+    table, game = playing_table([person], bots=("lowest",))
+    client.force_login(person)
+    html = client.get(f"/tables/{table.pk}/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert 'id="chat"' in html and "chat/chat.js" in html and "data-panel-dock" in html
+    replay = reverse("ratings:replay", args=[game.pk])
+    assert f'href="{replay}">Повтор партии</a>' in html
+    assert 'class="g-series"' not in html  # a single game: no series
+    Table.objects.filter(pk=table.pk).update(series_length=3, status=Table.Status.REMATCH)
+    html = client.get(f"/tables/{table.pk}/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert 'class="g-series"' in html
+    assert html.index('class="g-series"') < html.index('class="g-result-actions"') < html.index(f'href="{replay}"')

@@ -188,3 +188,20 @@ def test_start_game_deals_the_next_series_game_with_the_leader_the_winners_chose
         services.choose_series_leader(table, ps[0], chosen)  # 003: the winners' pair decides who leads
         leaders[chosen] = game_services.start_game(table.pk).initial_state["leader"]
     assert leaders == {3: 3, 1: 1}
+
+
+@pytest.mark.parametrize("lang, bot, leads", [("ru", "Бот 2", "Следующую партию начинает Бот 2."),
+                                              ("en", "Bot 2", "Bot 2 leads the next game.")])
+def test_the_series_page_names_a_bot_by_its_seat_as_the_room_and_the_game_do(client, lang, bot, leads):
+    players = [make_player() for _ in range(3)]
+    table = make_table(series_length=3, rules=PAIRS, preset="quartet")
+    for n, p in ((1, players[0]), (3, players[1]), (4, players[2])):
+        Seat.objects.create(table=table, number=n, player=p)
+    Seat.objects.create(table=table, number=2, bot_level="heuristic")
+    lineup = [players[0], "heuristic", players[1], players[2]]
+    services.record_game_result(finished_game_row(table, lineup, EVEN_WIN, rules=PAIRS))
+    html = client.get(reverse("ratings:series", args=[table.pk]), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    row = next(line for line in html.splitlines() if "<td>" in line and "(" in line and players[0].nick not in line
+               and players[1].nick not in line and players[2].nick not in line)
+    assert f"{bot} <small>" in row, row
+    assert leads in html  # the winning pair's first seat, the bot, leads the next game

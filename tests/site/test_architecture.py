@@ -8,6 +8,7 @@ the project "not written yet" fails here.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,3 +100,55 @@ def test_no_getattr_guard_looks_up_a_project_module():
                     and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id in imported):
                 guarded.append(f"{rel}:{node.lineno} {node.func.id}({node.args[0].id}, …)")
     assert not guarded, "\n".join(guarded)
+
+
+# what a template may name: {% load lib %}, {% include/extends "app/…" %}, {% url "app:…" %}, {% static "app/…" %}
+TEMPLATE_REFERENCES = re.compile(
+    r"""\{%\s*(?:(?P<load>load)\s+(?P<libs>[^%]+)|(?:include|extends)\s+["'](?P<path>[^"']+)["']"""
+    r"""|url\s+["'](?P<ns>[\w-]+):[^"']*["']|static\s+["'](?P<asset>[^"']+)["'])[^%]*%\}""")
+TEMPLATE_LAYERS = ("lobby", "game")  # the layers whose pages others fill through registries
+
+
+def _template_refs(text: str, libraries: dict[str, str]):
+    """(reference, the app it names) for each reference to a project app in a template's text."""
+    for m in TEMPLATE_REFERENCES.finditer(text):
+        if m["load"]:
+            libs = m["libs"].split()
+            if "from" in libs:  # {% load tag from lib %}
+                libs = libs[libs.index("from") + 1:]
+            for lib in libs:
+                yield f"load {lib}", _layer(libraries.get(lib, ""))
+        else:
+            name = m["path"] or m["asset"] or m["ns"]
+            yield m.group(0), _layer(name.split("/")[0].split(":")[0])
+
+
+def template_violations(layer: str, text: str) -> list[str]:
+    from django.template import engines
+
+    libraries = engines["django"].engine.libraries  # tag library name → module
+    return [ref for ref, target in _template_refs(text, libraries)
+            if target is not None and target != layer and target not in ALLOWED[layer]]
+
+
+def test_no_template_of_the_lobby_or_the_game_names_an_app_above_it():
+    """The lobby's and the game's pages name no app above them (chat, ratings): those fill the pages
+    through lobby.pages' registry. Tag libraries, includes, extends, URL names and static files count."""
+    wrong = []
+    for layer in TEMPLATE_LAYERS:
+        for path in sorted((ROOT / layer / "templates").rglob("*.html")):
+            for ref in template_violations(layer, path.read_text()):
+                wrong.append(f"{path.relative_to(ROOT)}: {ref}")
+    assert not wrong, "templates naming an app above their own:\n" + "\n".join(wrong)
+
+
+def test_the_template_check_catches_each_kind_of_upward_reference():
+    upward = ['{% include "chat/panel.html" %}', "{% load ratings_tags %}", "{% load i18n ratings_tags %}",
+              '{% url "ratings:replay" 1 %}', "{% static 'chat/chat.css' %}", '{% extends "ratings/series.html" %}']
+    for text in upward:
+        assert template_violations("game", text), text
+    fine = ['{% include "lobby/_bot_icon.html" %}', "{% load i18n static lobby_tags %}", '{% url "lobby:table" 1 %}',
+            "{% static 'game/table.css' %}", '{% extends "base.html" %}', '{% include name %}']
+    for text in fine:
+        assert template_violations("game", text) == [], text
+    assert template_violations("lobby", '{% url "game:detail" 1 %}')

@@ -66,6 +66,7 @@ function onState(msg) {
   S.version = msg.version ?? -1;
   S.messages = msg.messages || [];
   root.hidden = false;
+  $("chat-toggle").hidden = false;
   document.body.classList.add("has-chat");
   renderAll();
   if (msg.settings) {
@@ -268,16 +269,32 @@ function setOpen(open, focus = false) {
   else if (focus) $("chat-toggle").focus();
 }
 
+// A page may offer a dock for panels' buttons (the game table's bar: [data-panel-dock]). There the
+// button sits in the page's own row of controls, so it never covers a card or an action button;
+// without a dock (the waiting room) it floats in the corner.
+function dock() {
+  const place = document.querySelector("[data-panel-dock]");
+  if (!place) return;
+  const toggle = $("chat-toggle");
+  toggle.hidden = root.hidden; // outside the panel now: shown with it (onState)
+  toggle.classList.add("docked");
+  place.append(toggle);
+}
+
+function onKey(e) {
+  e.stopPropagation(); // the table's card shortcuts must not fire while typing here
+  if (e.key === "Escape" && S.open && !wide.matches) setOpen(false, true);
+}
+
 function setup() {
   buildQuick();
+  dock();
   setOpen(wide.matches);
   wide.addEventListener("change", (e) => setOpen(e.matches));
   $("chat-toggle").addEventListener("click", () => setOpen(!S.open, true));
   $("chat-close").addEventListener("click", () => setOpen(false, true));
-  root.addEventListener("keydown", (e) => {
-    e.stopPropagation(); // the table's card shortcuts must not fire while typing here
-    if (e.key === "Escape" && S.open && !wide.matches) setOpen(false, true);
-  });
+  root.addEventListener("keydown", onKey);
+  $("chat-toggle").addEventListener("keydown", onKey);
   const input = $("chat-input");
   input.addEventListener("input", () => {
     const left = 200 - input.value.length;
