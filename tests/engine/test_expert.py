@@ -2,6 +2,7 @@
 consistent with the view; its strength is measured by the tournament (README), not here."""
 from __future__ import annotations
 
+import json
 import random
 
 from game.engine import Rules, apply_action, end_check, legal_actions, new_game, view_for, whose_turn
@@ -96,3 +97,16 @@ def test_expert_registered_under_its_level_code():
     assert choose_action("master", view, random.Random(4)) == choose_action(
         "expert", view, random.Random(4)
     )
+
+
+# Found by `make bench` (ms per decision over views of random games): two seats left in perevodnoy,
+# no stock, and the exact endgame search recursed until Python's limit (transfers and takes can bring
+# a position back, so the game tree has cycles).
+CYCLIC_ENDGAME_VIEW = json.loads('{"seat": 4, "players": 4, "pairs": false, "partner": null, "variant": "perevodnoy", "rules": {"deck_size": 36, "variant": "perevodnoy", "pairs": false, "cheater": false, "transfer_with_trump": true, "transfer_by_showing_trump": false, "transfer_in_first_round": true, "throw_in": "starter_first", "round_limit": 6, "first_round_limit": 6, "first_move": "lowest_trump", "trump_swap": "nobody", "refill": true, "auto_bito": false, "draw": true, "timeout": "auto", "memory_aid": false}, "phase": "play", "round": 24, "hand": ["10H", "JS", "AS"], "table": [], "trump": "D", "trump_card": "6D", "stock": 0, "discard": 24, "gone": ["6S", "6H", "6D", "6C", "8S", "8D", "8C", "9S", "9D", "10S", "10D", "10C", "JD", "QS", "QH", "QD", "QC", "KS", "KH", "KD", "KC", "AH", "AD", "AC"], "hand_counts": {"1": 0, "2": 0, "3": 9, "4": 3}, "leader": 4, "attacker": 4, "defender": 3, "turn": [4], "legal": [{"type": "attack", "card": "10H"}, {"type": "attack", "card": "JS"}, {"type": "attack", "card": "AS"}], "took": false, "passed": [], "limit": 6, "out": [1, 2], "result": null, "last": {"seat": 3, "type": "pass", "closed": "bito"}, "swap_used": false, "shown": [], "bots": [], "cheater": {"enabled": false, "check": false, "pending": null, "banned": [], "can_catch": false}, "moves": 104, "known": {"3": ["7S", "7D", "8H", "9H", "9C", "JH", "JC"], "4": ["10H", "JS", "AS"]}}')
+
+
+def test_expert_answers_in_a_two_seat_perevodnoy_endgame_whose_tree_has_cycles():
+    view = CYCLIC_ENDGAME_VIEW
+    for seed in range(3):
+        action = choose_action("expert", view, random.Random(seed))
+        assert action in view["legal"]

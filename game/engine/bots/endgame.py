@@ -3,7 +3,9 @@ and only two seats are left, every card is known to both (the discard memory tel
 the game is one of perfect information and a bounded alpha-beta search plays it perfectly.
 
 Values are from one seat's side: 1 it is not the durak, 0 it is, ½ a draw. The search gives up
-(returns None) past ``max_nodes`` positions, and the expert falls back to sampling.
+(returns None) past ``max_nodes`` positions, or when a position comes back on its own line (in
+perevodnoy a transfer and a take can undo each other, so the tree has cycles and the values in the
+table would depend on the path), and the expert falls back to sampling.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ Action = dict[str, Any]
 
 
 class _Budget(Exception):
-    """The node budget ran out."""
+    """The node budget ran out, or the line repeated a position: no exact answer here."""
 
 
 def solvable(s: GameState) -> bool:
@@ -39,6 +41,7 @@ class Solver:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.table: dict[tuple, tuple[float, float]] = {}
+        self.line: set[tuple] = set()  # the positions on the path being searched
 
     def best(self, s: GameState, moves: list[Action]) -> tuple[Action, float] | None:
         """The best of ``moves`` for ``self.seat`` at ``s`` and its value; None past the budget."""
@@ -77,22 +80,28 @@ class Solver:
             return hi
         alpha, beta = max(alpha, lo), min(beta, hi)
         a0, b0 = alpha, beta
+        if key in self.line:
+            raise _Budget
+        self.line.add(key)
         seat = TURN_OF[s.turn][0]
         moves = self._order(s, seat, legal_actions(s, seat))
-        if seat == self.seat:
-            v = -1.0
-            for a in moves:
-                v = max(v, self._value(apply_action(s, seat, a), alpha, beta))
-                alpha = max(alpha, v)
-                if v >= beta:
-                    break
-        else:
-            v = 2.0
-            for a in moves:
-                v = min(v, self._value(apply_action(s, seat, a), alpha, beta))
-                beta = min(beta, v)
-                if v <= alpha:
-                    break
+        try:
+            if seat == self.seat:
+                v = -1.0
+                for a in moves:
+                    v = max(v, self._value(apply_action(s, seat, a), alpha, beta))
+                    alpha = max(alpha, v)
+                    if v >= beta:
+                        break
+            else:
+                v = 2.0
+                for a in moves:
+                    v = min(v, self._value(apply_action(s, seat, a), alpha, beta))
+                    beta = min(beta, v)
+                    if v <= alpha:
+                        break
+        finally:
+            self.line.discard(key)
         if v <= a0:
             self.table[key] = (lo, v)  # an upper bound
         elif v >= b0:
