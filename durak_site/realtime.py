@@ -27,7 +27,6 @@ import logging
 import os
 import threading
 import time
-import weakref
 from collections.abc import Coroutine, Iterable
 from typing import Any
 
@@ -214,7 +213,7 @@ class _Publisher:
                     future.set_result(None)
 
 
-_publishers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Publisher] = weakref.WeakKeyDictionary()
+_publishers: dict[asyncio.AbstractEventLoop, _Publisher] = {}  # one per loop; closed loops are dropped
 
 
 async def send_now(messages: Iterable[Message]) -> None:
@@ -225,6 +224,8 @@ async def send_now(messages: Iterable[Message]) -> None:
         loop = asyncio.get_running_loop()
         publisher = _publishers.get(loop)
         if publisher is None or publisher.writer.done():
+            for old in [other for other in _publishers if other.is_closed()]:
+                del _publishers[old]  # a test's finished loop (a server has one loop)
             publisher = _publishers[loop] = _Publisher(layer)
         await publisher.publish(messages)
         return
