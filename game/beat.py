@@ -36,10 +36,10 @@ class DeadlineScheduler(PersistentScheduler):
         if due:
             try:
                 at = self.pacer.sweep_at
-                kwargs = {"full": self.pacer.sweep_full}
+                sweep = {"full": self.pacer.sweep_full}
                 if at is not None:
-                    kwargs["not_before"] = at.isoformat()
-                tasks.sweep_deadlines.apply_async(kwargs=kwargs, expires=tasks.SWEEP_EXPIRES,
+                    sweep["not_before"] = at.isoformat()
+                tasks.sweep_deadlines.apply_async(kwargs=sweep, expires=tasks.SWEEP_EXPIRES,
                                                   producer=self.producer)
             except Exception:
                 logger.exception("timers: beat could not enqueue a sweep; retrying")
