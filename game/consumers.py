@@ -66,7 +66,7 @@ def _language(scope) -> str:
     return settings.LANGUAGE_CODE
 
 
-def _quietly(func):
+def _logged(func):
     """A presence write from a socket event: logged, never allowed to kill the socket."""
 
     def call(*args):
@@ -76,7 +76,12 @@ def _quietly(func):
             log.exception("%s%r failed", func.__name__, args)
             return None
 
-    return in_thread(call)
+    return call
+
+
+def _quietly(func):
+    """`_logged(func)` as a coroutine function on the thread pool."""
+    return in_thread(_logged(func))
 
 
 def _session_check(session_key: str | None, player_id: int, known: int) -> tuple[int, str | None]:
@@ -105,10 +110,7 @@ def _checked_beat(session_key, user, known: int, table_id: int, game_id: int | N
     socket_count.alive(table_id, user.pk)
     if seated and game_id is not None:
         return generation, None, services.heartbeat(game_id, user)
-    try:
-        lobby_services.touch_presence(table_id, user.pk)
-    except Exception:  # a presence write never kills the socket
-        log.exception("touch_presence(%s, %s) failed", table_id, user.pk)
+    _logged(lobby_services.touch_presence)(table_id, user.pk)
     return generation, None, services.game_version(game_id) if game_id is not None else None
 
 
@@ -131,10 +133,7 @@ def _arrive(table_id: int, user, game_id: int | None, seated_in_play: bool) -> d
     """One thread hop after the handshake: count the socket, mark him present in the waiting room,
     and at a running game his seat connected again; then (only then) the frame has changed."""
     socket_count.opened(table_id, user.pk)
-    try:
-        lobby_services.set_presence(table_id, user.pk, True)
-    except Exception:  # a presence write never kills the socket
-        log.exception("set_presence(%s, %s) failed", table_id, user.pk)
+    _logged(lobby_services.set_presence)(table_id, user.pk, True)
     if not seated_in_play:
         return None
     services.set_connected(game_id, user, True)
