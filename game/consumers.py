@@ -274,14 +274,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "lobby", "version": info["table_version"]})
 
     async def _send_frame(self, frame: dict, force: bool = False) -> None:
-        key = (frame["game_id"], frame["version"])
-        if not force and key[0] == self.last_version[0] and key[1] < self.last_version[1]:
-            return  # an older frame overtaken by a newer one
-        if frame["game_id"] != self.game_id and not force:
-            return
-        if key[0] != self.last_version[0] or key[1] >= self.last_version[1]:
-            self.last_version = key
-        await self.send_json(frame)
+        if self._fresh(frame["game_id"], frame["version"], force):
+            await self.send_json(frame)
+
+    def _fresh(self, game_id: int, version: int, force: bool) -> bool:
+        """Is the frame (game_id, version) to be sent (an older one overtaken by a newer one, or one of
+        another game, is not)? Records it as the last one sent."""
+        if not force and (game_id != self.game_id or (game_id == self.last_version[0]
+                                                       and version < self.last_version[1])):
+            return False
+        if game_id != self.last_version[0] or version >= self.last_version[1]:
+            self.last_version = (game_id, version)
+        return True
 
     async def _resync(self) -> None:
         info = await in_thread(services.connect_info)(self.table_id, self.user)
@@ -474,9 +478,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await socket_hooks.event(self, event)
 
     async def game_frame(self, event) -> None:
-        if event.get("game_id") != self.game_id:
-            return
-        await self._send_frame(event["frame"])
+        """A committed change's frame for this socket's seat (or the spectators'), already encoded."""
+        if self._fresh(event["game_id"], event["version"], force=False):
+            await self.send(text_data=event["text"])
 
     async def session_ended(self, event) -> None:
         """accounts.sessions.end_sockets: this player's session (this one, or all) has ended."""

@@ -7,6 +7,7 @@ GameSeat rows. Read-only: game.services decides when frames are sent.
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
@@ -140,14 +141,11 @@ def view_frame(game: Game, seat: int | None) -> dict:
 
 
 def messages(game: Game, state: engine.GameState, seats: list[SeatRow]) -> list[realtime.Message]:
-    """Every seat's frame to its group, and the spectators' frame to theirs."""
+    """Every seat's frame to its group, and the spectators' frame to theirs, each encoded to its wire
+    text once here (on the worker thread, not on the loop that serves every socket)."""
     facts = seat_facts(game, seats)
-    out: list[realtime.Message] = [
-        (realtime.seat_group(game.table_id, n),
-         {"type": "game.frame", "game_id": game.pk, "version": game.version, "frame": frame(game, state, n, facts)})
-        for n in range(1, state.n + 1)
-    ]
-    out.append((realtime.watch_group(game.table_id),
-                {"type": "game.frame", "game_id": game.pk, "version": game.version,
-                 "frame": frame(game, state, None, facts)}))
-    return out
+    viewers: list[tuple[str, int | None]] = [(realtime.seat_group(game.table_id, n), n) for n in range(1, state.n + 1)]
+    viewers.append((realtime.watch_group(game.table_id), None))
+    return [(group, {"type": "game.frame", "game_id": game.pk, "version": game.version,
+                     "text": json.dumps(frame(game, state, seat, facts))})
+            for group, seat in viewers]

@@ -1,0 +1,48 @@
+"""game.frames: every viewer's frame leaves the worker already encoded, each carrying only his view."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from durak_site import realtime
+from game import engine, frames, services
+from game.models import Game
+from tests.game.helpers import make_player, make_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_each_group_gets_its_own_encoded_frame_and_the_spectators_see_no_hand():
+    a, b = make_player(), make_player()
+    game = Game.objects.get(pk=services.start_game(make_table(humans=[a, b]).pk).pk)
+    state = engine.GameState.from_json(game.state)
+
+    messages = frames.messages(game, state, frames.game_seats(game))
+
+    groups = [group for group, _event in messages]
+    assert groups == [realtime.seat_group(game.table_id, 1), realtime.seat_group(game.table_id, 2),
+                      realtime.watch_group(game.table_id)]
+    for (_group, event), seat in zip(messages, (1, 2, None), strict=True):
+        assert (event["type"], event["game_id"], event["version"]) == ("game.frame", game.pk, game.version)
+        frame = json.loads(event["text"])  # the wire text, encoded once for every socket of the group
+        assert (frame["seat"], frame["version"]) == (seat, game.version)
+        assert frame["view"] == engine.view_for(state, seat)
+    hands, public = game.state["hands"], set(_strings(engine.view_for(state, None)))
+    for seat in (1, 2):
+        sent = json.loads(messages[seat - 1][1]["text"])
+        assert sorted(sent["view"]["hand"]) == sorted(hands[seat - 1])
+        assert not (set(hands[2 - seat]) - public) & set(_strings(sent))  # none of his opponent's cards
+    assert json.loads(messages[2][1]["text"])["view"]["hand"] == []
+
+
+def _strings(value) -> list[str]:
+    """Every string anywhere in a decoded frame."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
