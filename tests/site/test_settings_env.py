@@ -125,3 +125,5 @@ def test_postgres_urls_use_django_postgres_backend_with_health_checks():
     assert config["ENGINE"] == "django.db.backends.postgresql"
     assert (config["HOST"], config["PORT"], config["NAME"], config["USER"]) == ("h", 5433, "d", "u")
     assert config["CONN_HEALTH_CHECKS"] is True
+    # the server binds parameters, so psycopg prepares a move's statements once per connection
+    assert config["OPTIONS"]["server_side_binding"] is True
