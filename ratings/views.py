@@ -179,7 +179,8 @@ def game_replay(request, game_id: int):
         "frames": frames,
         "rounds": round_starts(frames),
         "reproduces": final.to_json() == game.state,
-        "seat_names": {str(s.number): (s.player.nick if s.player else _("Bot")) for s in seats},
+        "seat_names": {str(s.number): (s.player.nick if s.player else _("Bot %(n)s") % {"n": s.number})
+                       for s in seats},  # a bot is named by its seat, as at the table
         "replay_labels": {
             "attack": _("attacks with"), "defend": _("covers"), "with_card": pgettext("replay: covers 6♣ with 10♥", "with"),
             "game_over": _("the game is over"), "transfer": _("transfers with"),

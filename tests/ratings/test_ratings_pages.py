@@ -227,3 +227,12 @@ def test_game_history_is_paginated_with_a_clear_message_for_bad_pages(client, dj
     assert bad.status_code == 404 and "There is no page" in bad.content.decode()
     profile = client.get(reverse("ratings:profile", args=["ann"])).content.decode()
     assert url in profile  # "All games" link once there are more than the recent ones
+
+
+def test_replay_names_each_bot_by_its_seat_as_the_table_does(client):
+    person = make_player()
+    game = play_finished_game(make_table(seats_count=3), [person, "heuristic", "heuristic"], seed=3)
+    resp = client.get(reverse("ratings:replay", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="ru")
+    assert resp.context["seat_names"] == {"1": person.nick, "2": "Бот 2", "3": "Бот 3"}
+    html = resp.content.decode()
+    assert "Бот 2" in html and "Бот 3" in html
