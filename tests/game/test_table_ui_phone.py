@@ -190,6 +190,33 @@ def test_the_result_shows_each_outcome_the_rating_change_and_updates_the_header(
     assert not page.errors, page.errors
 
 
+def test_the_result_fits_a_phone_held_sideways_and_its_buttons_are_reachable(browser, harness, screenshot_dir):  # noqa: F811
+    context, page = new_page(browser, harness, viewport=PHONES["landscape"], device_scale_factor=2, is_mobile=True,
+                             has_touch=True)
+    open_sample(page, harness, "podkidnoy4")
+    frame = copy.deepcopy(SAMPLES["podkidnoy4"]["frame"])
+    frame.pop("deadline_in", None)
+    frame["version"] = 40
+    frame["view"].update(phase="over", turn=[], legal=[], result={
+        "loser": 4, "losers": [4], "winners": [1, 2, 3], "draw": False, "reason": "durak"})
+    frame["result"] = {"rated": True, "unrated_reason": "", "outcomes": [
+        {"seat": n, "outcome": "durak" if n == 4 else "won", "rating_change": 10, "rating_after": 1010}
+        for n in range(1, 5)]}
+    receive(page, frame)
+    page.wait_for_selector("#g-result:not([hidden])")
+    page.wait_for_timeout(2500)  # the «Дурак!» moment is over
+    top, bottom, height = page.eval_on_selector(
+        ".g-result-card", "e => { const r = e.getBoundingClientRect(); return [r.top, r.bottom, innerHeight]; }")
+    assert top >= 0 and bottom <= height, (top, bottom, height)  # the whole card is on the screen
+    back = page.locator("#g-to-lobby")
+    back.scroll_into_view_if_needed()
+    b_top, b_bottom = page.eval_on_selector("#g-to-lobby", "e => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom]")
+    assert top <= b_top and b_bottom <= bottom  # scrolled to inside the card, not cut off by the screen
+    page.screenshot(path=str(screenshot_dir / "table_ui_result_phone_landscape.png"))
+    context.close()
+    assert not page.errors, page.errors
+
+
 def test_a_valid_move_clears_the_refusal_message(browser, harness):  # noqa: F811
     context, page = new_page(browser, harness)
     open_sample(page, harness, "podkidnoy4")
