@@ -7,9 +7,14 @@ class RatingsConfig(AppConfig):
     verbose_name = _("Ratings")
 
     def ready(self) -> None:
+        from accounts import pages as account_pages
         from game import signals
         from lobby import pages
         from ratings import services
+
+        # the player's own profile shows his rating and links his public page and games
+        account_pages.register_profile_panel("ratings/_profile_rating.html", place="facts")
+        account_pages.register_profile_panel("ratings/_profile_link.html", place="links")
 
         # the game-over dialog of the game table shows the series and links the replay
         pages.register_table_panel("ratings/_game_result_series.html", place="result")

@@ -6,6 +6,7 @@ import time
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 
 from accounts import keys, services
 from accounts.models import Player
@@ -166,6 +167,9 @@ def test_profile_shows_nick_rating_key_and_logout(sign_up):
     restore(device, "Profiler", key)
     html = device.get("/accounts/profile/").content.decode()
     assert "Profiler" in html and "1000" in html
+    # ratings' panels (accounts.pages): his rating among the facts, the link to his public page
+    assert "<dt>Rating</dt><dd>1000</dd>" in html
+    assert f'href="{reverse("ratings:profile", args=["Profiler"])}"' in html
     assert 'action="/accounts/new-key/"' in html and 'action="/accounts/logout/"' in html
 
 

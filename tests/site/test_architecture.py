@@ -106,7 +106,7 @@ def test_no_getattr_guard_looks_up_a_project_module():
 TEMPLATE_REFERENCES = re.compile(
     r"""\{%\s*(?:(?P<load>load)\s+(?P<libs>[^%]+)|(?:include|extends)\s+["'](?P<path>[^"']+)["']"""
     r"""|url\s+["'](?P<ns>[\w-]+):[^"']*["']|static\s+["'](?P<asset>[^"']+)["'])[^%]*%\}""")
-TEMPLATE_LAYERS = ("lobby", "game")  # the layers whose pages others fill through registries
+TEMPLATE_LAYERS = ("accounts", "lobby", "game")  # the layers whose pages others fill through registries
 
 
 def _template_refs(text: str, libraries: dict[str, str]):
@@ -131,9 +131,9 @@ def template_violations(layer: str, text: str) -> list[str]:
             if target is not None and target != layer and target not in ALLOWED[layer]]
 
 
-def test_no_template_of_the_lobby_or_the_game_names_an_app_above_it():
-    """The lobby's and the game's pages name no app above them (chat, ratings): those fill the pages
-    through lobby.pages' registry. Tag libraries, includes, extends, URL names and static files count."""
+def test_no_template_of_accounts_the_lobby_or_the_game_names_an_app_above_it():
+    """The accounts', lobby's and game's pages name no app above them (chat, ratings): those fill the
+    pages through accounts.pages' and lobby.pages' registries. Tag libraries, includes, extends, URL names and static files count."""
     wrong = []
     for layer in TEMPLATE_LAYERS:
         for path in sorted((ROOT / layer / "templates").rglob("*.html")):
