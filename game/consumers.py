@@ -16,6 +16,7 @@ private table the viewer may not see, and any unknown path), 4429 flooding, 4012
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -47,6 +48,7 @@ PING_RATE, PING_BURST = 2.0, 10.0
 CLOSE_FLOODING = 4429
 CLOSE_NOT_FOUND = 4404
 HEARTBEAT_EVERY = 5.0  # seconds between presence writes caused by pings
+FRAME_GRACE = 1.5  # seconds a frame the heartbeat found missing may still be on its way
 
 
 def _language(scope) -> str:
@@ -157,6 +159,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     session_key: str | None = None
     generation: int = 0  # accounts.sessions.generation when the session was last found valid
     closing: bool = False  # close() was sent or the client went away: nothing more is sent
+    repair: asyncio.Task | None = None  # a resend waiting to see whether a missing frame still comes
 
     # ------------------------------------------------------------ dispatch
 
@@ -378,7 +381,27 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._end(reason)
             return
         if version is not None and version > self.last_version[1]:
-            await self._resync()
+            self._repair_if_still_behind(version)
+
+    def _repair_if_still_behind(self, version: int) -> None:
+        """The game is ahead of this socket. Usually its frame is only on the way (queued behind
+        other tables' under load), so look again after FRAME_GRACE and resend the current frame only
+        if it still has not come: a resend at every heartbeat that overtook a frame in flight cost
+        a database read and a full frame each, most of them at the load where they hurt most."""
+        if self.repair is not None and not self.repair.done():
+            return
+
+        async def later() -> None:
+            await asyncio.sleep(FRAME_GRACE)
+            if not self.closing and self.game_id is not None and self.last_version[1] < version:
+                try:
+                    await self._resync()
+                except Disconnected:
+                    self.closing = True
+                except Exception:
+                    log.exception("table socket: a frame repair failed (table %s)", self.table_id)
+
+        self.repair = asyncio.get_running_loop().create_task(later())
 
     async def _action(self, content: dict, msg_id) -> None:
         try:

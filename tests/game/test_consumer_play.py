@@ -289,3 +289,25 @@ async def test_error_messages_are_russian_by_default():
     assert err["code"] == "bad_json"
     assert any("а" <= ch <= "я" for ch in err["message"].lower()), err["message"]
     await comm.disconnect(timeout=10)
+
+
+async def test_a_heartbeat_that_overtakes_a_frame_on_its_way_does_not_get_it_twice(settings, monkeypatch):
+    """Under load a socket's heartbeat can find the game a version ahead while that version's frame
+    is still queued: it must wait for it, not resend the frame at once (a second read and frame)."""
+    from game import consumers
+
+    players, table, game = await database_sync_to_async(_setup)(humans=2)
+    comms = await _open_all(table, players)
+    for c, _ in comms:
+        await drain(c, quiet=0.3)
+    settings.REALTIME_HOLD_AFTER_COMMIT = 0.6  # the move's frames leave 0.6 s after its commit
+    monkeypatch.setattr(consumers, "HEARTBEAT_EVERY", 0.0)  # every ping is a heartbeat
+    mover = game.deadline_seats[0]
+    comm, frame = comms[mover - 1]
+    other = comms[2 - mover][0]
+    await comm.send_json_to({"id": "a1", "version": frame["version"], "action": frame["view"]["legal"][0]})
+    await receive_until(comm, lambda f: f["type"] == "ack")
+    await other.send_json_to({"type": "ping"})  # its heartbeat finds version 1 while the frame is held
+    states = [f["version"] for f in await drain(other, quiet=2.5) if f["type"] == "state"]
+    assert states == [1]
+    await _close(*(c for c, _ in comms))
