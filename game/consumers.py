@@ -390,10 +390,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         a database read and a full frame each, most of them at the load where they hurt most."""
         if self.repair is not None and not self.repair.done():
             return
+        game_id = self.game_id
 
         async def later() -> None:
             await asyncio.sleep(FRAME_GRACE)
-            if not self.closing and self.game_id is not None and self.last_version[1] < version:
+            if not self.closing and self.game_id == game_id and self.last_version < (game_id, version):
                 try:
                     await self._resync()
                 except Disconnected:
