@@ -8,20 +8,16 @@ them to the page.
 
 from __future__ import annotations
 
-from django.core.exceptions import ImproperlyConfigured
+from durak_site.panels import Panels
 
 PLACES = ("facts", "links")
-_panels: dict[str, list[str]] = {}
+_panels = Panels("the profile page", PLACES)
 
 
 def register_profile_panel(template_name: str, place: str) -> None:
     """`template_name` is rendered at `place` (PLACES) of the profile page (once, in order)."""
-    if place not in PLACES:
-        raise ImproperlyConfigured(f"no place {place!r} on the profile page (one of {PLACES})")
-    panels = _panels.setdefault(place, [])
-    if template_name not in panels:
-        panels.append(template_name)
+    _panels.register(template_name, place)
 
 
 def profile_panels(place: str) -> tuple[str, ...]:
-    return tuple(_panels.get(place, ()))
+    return _panels.at(place)

@@ -19,10 +19,12 @@ from collections.abc import Callable
 from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse
 
+from durak_site.panels import Panels
+
 GamePage = Callable[[HttpRequest, object], HttpResponse]
 _game_page: GamePage | None = None
-_panels: dict[str, list[str]] = {}
 PLACES = ("page", "result", "result_actions")
+_panels = Panels("the table pages", PLACES)
 
 
 def register_game_page(view: GamePage) -> None:
@@ -38,12 +40,8 @@ def game_page(request: HttpRequest, table) -> HttpResponse:
 
 def register_table_panel(template_name: str, place: str = "page") -> None:
     """`template_name` is rendered at `place` (PLACES) of every open table's pages (once, in order)."""
-    if place not in PLACES:
-        raise ImproperlyConfigured(f"no place {place!r} on the table pages (one of {PLACES})")
-    panels = _panels.setdefault(place, [])
-    if template_name not in panels:
-        panels.append(template_name)
+    _panels.register(template_name, place)
 
 
 def table_panels(place: str = "page") -> tuple[str, ...]:
-    return tuple(_panels.get(place, ()))
+    return _panels.at(place)
