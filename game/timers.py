@@ -461,11 +461,15 @@ def _reset_connection() -> None:
 
 
 def _as_datetime(value) -> datetime | None:
-    """Raw SQLite hands back text; Postgres a datetime."""
-    if value is None or isinstance(value, datetime):
-        return value
-    parsed = parse_datetime(str(value))
-    return parsed if parsed is None or parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    """An aware datetime: Postgres hands one back; raw SQLite text or, depending on its version and
+    the expression, a naive datetime, both in UTC (what Django stores)."""
+    if value is None:
+        return None
+    if not isinstance(value, datetime):
+        value = parse_datetime(str(value))
+        if value is None:
+            return None
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def next_deadline(after: datetime | None = None) -> tuple[datetime, datetime | None]:
