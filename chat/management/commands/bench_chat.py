@@ -48,10 +48,14 @@ def _figures(name: str, samples: list[float], extra: str = "") -> str:
             f"p99={p99 * 1000:7.2f} ms{extra}")
 
 
+_TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
+
+
 class QueryCounter:
     """Django statements of every thread and connection while it is open (the socket runs its
     database work on pool threads whose connections exist before it): it wraps the one method all
-    cursors execute through, and puts it back on exit."""
+    cursors execute through, and puts it back on exit. Transaction control is not counted: SQLite's
+    BEGIN IMMEDIATE goes through a cursor, Postgres' BEGIN does not."""
 
     def __init__(self) -> None:
         self.count = 0
@@ -62,8 +66,9 @@ class QueryCounter:
         original, counter = self._original, self
 
         def counted(cursor, sql, params, many, executor):
-            with counter._lock:
-                counter.count += 1
+            if not sql.lstrip().upper().startswith(_TRANSACTION_CONTROL):
+                with counter._lock:
+                    counter.count += 1
             return original(cursor, sql, params, many, executor)
 
         CursorWrapper._execute_with_wrappers = counted
