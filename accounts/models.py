@@ -41,6 +41,8 @@ class Player(AbstractBaseUser, PermissionsMixin):
     ban_reason = models.CharField(_("ban reason"), max_length=300, blank=True)
     # where his table socket last connected from: games whose players share it are unrated (issue 13)
     last_address = models.CharField(_("last address"), max_length=64, blank=True, editable=False)
+    # bumped whenever a session of his ends (accounts.sessions): his sockets compare it on every move
+    session_generation = models.PositiveIntegerField(default=0, editable=False)
 
     objects = PlayerManager()
 

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.contrib.auth import SESSION_KEY, authenticate, logout
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -90,7 +91,7 @@ def new_key(player: Player) -> str:
     """The player replaces his own key: the old one stops working at once, and so do the sessions
     and open sockets that signed in with it (his own tabs reconnect with the renewed session)."""
     key = _set_new_key(player)
-    sessions.end_sockets(player.pk, sessions.SESSION_ENDED)
+    _end_sockets(player.pk, sessions.SESSION_ENDED)
     log.info("accounts: player %s issued a new recovery key", player.pk)
     return key
 
@@ -98,7 +99,7 @@ def new_key(player: Player) -> str:
 def reset_key(player: Player, by: Player) -> str:
     """A moderator issues a new key to hand over to the player (the old one stops working)."""
     key = _set_new_key(player)
-    sessions.end_sockets(player.pk, sessions.SESSION_ENDED)
+    _end_sockets(player.pk, sessions.SESSION_ENDED)
     log.info("accounts: moderator %s reset the recovery key of player %s", by.pk, player.pk)
     return key
 
@@ -223,7 +224,7 @@ def ban(player: Player, reason: str, by: Player) -> Player:
         locked.banned_at = timezone.now()
         locked.ban_reason = reason
         locked.save(update_fields=["banned_at", "ban_reason"])
-        sessions.end_sockets(locked.pk, sessions.BANNED)
+        _end_sockets(locked.pk, sessions.BANNED)
     log.info("accounts: moderator %s banned player %s", by.pk, player.pk)
     # the apps above free his seats (a running game's seat goes to a bot, as for a leaver)
     for receiver, result in player_banned.send_robust(sender=Player, player_id=locked.pk):
@@ -260,12 +261,19 @@ def ensure_can_play(player) -> None:
 
 # --- sessions -------------------------------------------------------------------------------------------
 
+def _end_sockets(player_id: int, reason: str, session_key: str | None = None) -> None:
+    """A session of his ended: his generation moves (a socket re-checks on its next move or
+    heartbeat, so a lost message cannot keep it open) and his sockets are told after the commit."""
+    Player.objects.filter(pk=player_id).update(session_generation=F("session_generation") + 1)
+    sessions.tell_sockets(player_id, reason, session_key)
+
+
 def log_out(request: HttpRequest) -> None:
     """Log this device out; the sockets opened with this session close at once."""
     player_id, session_key = request.user.pk, request.session.session_key
     logout(request)
     if player_id is not None:
-        sessions.end_sockets(player_id, sessions.SESSION_ENDED, session_key)
+        _end_sockets(player_id, sessions.SESSION_ENDED, session_key)
         log.info("accounts: player %s logged out", player_id)
 
 
@@ -280,7 +288,7 @@ def end_sessions(player: Player, by: Player) -> int:
             if str(session.get_decoded().get(SESSION_KEY)) == str(player.pk):
                 store_class(session.session_key).delete()
                 ended += 1
-    sessions.end_sockets(player.pk, sessions.SESSION_ENDED)
+    _end_sockets(player.pk, sessions.SESSION_ENDED)
     log.info("accounts: moderator %s ended %d sessions of player %s", by.pk, ended, player.pk)
     return ended
 

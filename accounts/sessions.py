@@ -2,11 +2,12 @@
 
 Two paths, so a lost message cannot keep a socket alive:
 
-* news: `end_sockets` sends a channel-layer event to the player's group (every socket of his joins
+* news: `tell_sockets` sends a channel-layer event to the player's group (every socket of his joins
   `realtime.player_group(id)`) after the commit; the socket closes at once;
-* a re-check: every session end bumps a per-player number in the cache (`generation`). A socket
-  compares the number it saw at connect with the cache on every move and heartbeat (one cache
-  read, no database query); only when it changed does it load its session (`socket_end_reason`).
+* a re-check: every session end bumps a number on the player's row (`Player.session_generation`,
+  in the same transaction; accounts.services does the write). A socket compares the number it saw
+  at connect with the row on every move (read by the move's own locking statement, no extra round
+  trip) and heartbeat; only when it changed does it load its session (`socket_end_reason`).
 
 Close codes the sockets use (the client shows them in words): 4401 the session ended (logged out,
 a new key issued elsewhere, a moderator ended his sessions), 4403 the player is banned.
@@ -18,7 +19,6 @@ from importlib import import_module
 
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.core.cache import cache
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
@@ -32,33 +32,14 @@ CLOSE_BANNED = 4403
 SESSION_ENDED = "session_ended"
 BANNED = "banned"
 
-_PREFIX = "accounts:socket-generation"
-
-
-def _key(player_id: int) -> str:
-    return f"{_PREFIX}:{player_id}"
-
-
 def generation(player_id: int) -> int:
     """The player's session generation (0 until a session of his first ends)."""
-    return int(cache.get(_key(player_id)) or 0)
+    return Player.objects.filter(pk=player_id).values_list("session_generation", flat=True).first() or 0
 
 
-def _bump(player_id: int) -> None:
-    if not cache.add(_key(player_id), 1, timeout=None):
-        try:
-            cache.incr(_key(player_id))
-        except ValueError:  # evicted between add and incr
-            cache.add(_key(player_id), 1, timeout=None)
-
-
-def end_sockets(player_id: int, reason: str, session_key: str | None = None) -> None:
-    """Close the player's sockets: those of one session (`session_key`), or all of them (None).
-
-    The cache number moves now (a socket re-checks its session on its next move); the event leaves
-    after the commit of the change that ended the session.
-    """
-    _bump(player_id)
+def tell_sockets(player_id: int, reason: str, session_key: str | None = None) -> None:
+    """Close the player's sockets: those of one session (`session_key`), or all of them (None). The
+    event leaves after the commit of the change that ended the session (and bumped his generation)."""
     realtime.send_on_commit([(realtime.player_group(player_id),
                               {"type": "session.ended", "reason": reason, "session_key": session_key})])
 

@@ -7,7 +7,8 @@ socket also joins `player-<id>`: accounts closes it there when its session ends 
 
 A socket belongs to a session: it closes when the session ends (logout, a new key, a moderator's
 "end sessions") or the player is banned, by that news, and every move and heartbeat re-checks it
-(one cache read; the session itself is loaded only when that number moved).
+(the player's session generation: read by a move's own locking statement, one query for a heartbeat;
+the session itself is loaded only when that number moved).
 
 Close codes (the client shows them in words; an error frame with the same meaning comes first where
 there is one): 4401 not signed in or the session ended, 4403 banned, 4404 no such table (also a
@@ -47,7 +48,9 @@ MOVE_RATE, MOVE_BURST = 10.0, 60.0
 PING_RATE, PING_BURST = 2.0, 10.0
 CLOSE_FLOODING = 4429
 CLOSE_NOT_FOUND = 4404
-HEARTBEAT_EVERY = 5.0  # seconds between presence writes caused by pings
+# Seconds between heartbeats (presence write, session and version check) caused by pings: under the
+# client's 5 s ping (connection.js PING_EVERY_MS), so a ping its timer fires a little early still counts.
+HEARTBEAT_EVERY = 4.0
 FRAME_GRACE = 1.5  # seconds a frame the heartbeat found missing may still be on its way
 
 
@@ -87,8 +90,8 @@ def _quietly(func):
 
 
 def _session_check(session_key: str | None, player_id: int, known: int) -> tuple[int, str | None]:
-    """(the player's session generation now, why this socket must end or None): one cache read;
-    the session itself is loaded only when the number moved since `known`."""
+    """(the player's session generation now, why this socket must end or None): one query; the
+    session itself is loaded only when the number moved since `known`."""
     now = sessions.generation(player_id)
     if now == known:
         return now, None
@@ -96,8 +99,14 @@ def _session_check(session_key: str | None, player_id: int, known: int) -> tuple
 
 
 def _checked_move(session_key, user, known: int, game_id: int, version: int, msg_id, action):
-    """One thread hop per move: the session check, then the move (refused unapplied if it ended)."""
-    generation, reason = _session_check(session_key, user.pk, known)
+    """One thread hop per move. The move's locking statement compares the player's session generation
+    with the one this socket knows (no round trip of its own); only when it moved is the session
+    loaded: an ended one refuses the move unapplied, a standing one lets it go through."""
+    try:
+        return known, None, services.apply_player_action(game_id, user, version, msg_id, action,
+                                                         session_generation=known)
+    except services.SessionMoved:
+        generation, reason = _session_check(session_key, user.pk, known)
     if reason is not None:
         return generation, reason, None
     return generation, None, services.apply_player_action(game_id, user, version, msg_id, action)
@@ -105,13 +114,22 @@ def _checked_move(session_key, user, known: int, game_id: int, version: int, msg
 
 def _checked_beat(session_key, user, known: int, table_id: int, game_id: int | None, seated: bool):
     """One thread hop per heartbeat: the session check, the socket count, presence, and the game's
-    version (a frame lost with a dying process is noticed by it)."""
+    version (a frame lost with a dying process is noticed by it). A seated player's presence write
+    checks the session generation itself; only when it moved is the session loaded."""
+    if seated and game_id is not None:
+        try:
+            version = services.heartbeat(game_id, user, session_generation=known)
+        except services.SessionMoved:
+            known, reason = _session_check(session_key, user.pk, known)
+            if reason is not None:
+                return known, reason, None
+            version = services.heartbeat(game_id, user)
+        socket_count.alive(table_id, user.pk)
+        return known, None, version
     generation, reason = _session_check(session_key, user.pk, known)
     if reason is not None:
         return generation, reason, None
     socket_count.alive(table_id, user.pk)
-    if seated and game_id is not None:
-        return generation, None, services.heartbeat(game_id, user)
     _logged(lobby_services.touch_presence)(table_id, user.pk)
     return generation, None, services.game_version(game_id) if game_id is not None else None
 
@@ -144,7 +162,7 @@ def _arrive(table_id: int, user, game_id: int | None, seated_in_play: bool) -> d
 
 _set_presence = _quietly(lobby_services.set_presence)
 _record_address = _quietly(accounts_services.record_address)
-_generation = sync_to_async(sessions.generation, thread_sensitive=False)
+_generation = in_thread(sessions.generation)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -451,8 +469,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     # ------------------------------------------------------------ the session behind the socket
 
     async def _session_ok(self) -> bool:
-        """Has any session of this player ended since we last looked (one cache read; the session
-        is loaded only then)? An ended one closes the socket."""
+        """Has any session of this player ended since we last looked (one query; the session is
+        loaded only then)? An ended one closes the socket."""
         self.generation, reason = await in_thread(_session_check)(self.session_key, self.user.pk, self.generation)
         if reason is not None:
             await self._end(reason)
@@ -507,7 +525,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.send(text_data=event["text"])
 
     async def session_ended(self, event) -> None:
-        """accounts.sessions.end_sockets: this player's session (this one, or all) has ended."""
+        """accounts.sessions.tell_sockets: this player's session (this one, or all) has ended."""
         key = event.get("session_key")
         if key is not None and key != self.session_key:
             return  # another device logged out; this socket's session stands

@@ -58,6 +58,27 @@ def game_seats(game: Game) -> list[SeatRow]:
             for n, pid, nick, bot, takeover, on, off, left in rows]
 
 
+# The same rows as one JSON array, as a subquery of a statement that reads the game row `{game}` (Postgres):
+# a move reads its seats with its lock, one round trip fewer.
+SEATS_JSON_SQL = (
+    "(SELECT json_agg(json_build_array(fs.number, fs.player_id, COALESCE(fp.nick, ''), fs.bot_level, "
+    "fs.takeover_level, fs.connected, fs.disconnected_at, fs.left_at) ORDER BY fs.number) "
+    f"FROM {GameSeat._meta.db_table} fs "
+    f"LEFT JOIN {GameSeat._meta.get_field('player').related_model._meta.db_table} fp ON fp.id = fs.player_id "
+    "WHERE fs.game_id = {game}.id)"
+)
+
+
+def seats_from_json(rows: list[list]) -> list[SeatRow]:
+    """SEATS_JSON_SQL's array as SeatRows (its times are ISO strings)."""
+    return [SeatRow(n, pid, nick, bot, takeover, bool(on), _moment(off), _moment(left))
+            for n, pid, nick, bot, takeover, on, off, left in rows]
+
+
+def _moment(text: str | None) -> datetime | None:
+    return _aware(datetime.fromisoformat(text)) if text is not None else None
+
+
 def _aware(moment: datetime | None) -> datetime | None:
     """Plain SQL on SQLite (the embedded default) reads a naive UTC datetime."""
     if moment is None or timezone.is_aware(moment):

@@ -24,6 +24,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models.functions import Now
 from django.utils import timezone
 
+from accounts import sessions
 from durak_site import realtime
 from durak_site.clock import db_now
 from game import bots, engine, event_log, frames, outcomes, signals
@@ -98,6 +99,7 @@ def game_version(game_id: int) -> int | None:
 
 def _publish(game: Game, state: engine.GameState, seats: list[GameSeat] | None = None) -> None:
     """Under the lock: build every viewer's frame now, send them after the commit, then queue bots."""
+    event_log.assert_written(game)
     seats = seats if seats is not None else frames.game_seats(game)
     realtime.send_on_commit(frames.messages(game, state, seats))
     if game.status == Game.Status.PLAYING:
@@ -143,29 +145,39 @@ MOVE_UPDATE_SQL = (f"UPDATE {Game._meta.db_table} SET " + ", ".join(f"{f} = %s" 
 
 
 def _write_move(game: Game) -> None:
-    """The UPDATE of a move, as plain SQL: the ORM's query building was the largest CPU cost of a move
-    (cProfile of the hot path), and a move changes these five columns only."""
+    """The UPDATE of a move, as plain SQL (the ORM's query building was the largest CPU cost of a move,
+    cProfile of the hot path; a move changes these five columns only), with the move's event rows
+    inserted by the same statement."""
     values = [Game._meta.get_field(f).get_db_prep_save(getattr(game, f), connection) for f in MOVE_FIELDS]
+    sql, params = event_log.written_with(game, MOVE_UPDATE_SQL, [*values, game.pk])
     with connection.cursor() as cursor:
-        cursor.execute(MOVE_UPDATE_SQL, [*values, game.pk])
+        cursor.execute(sql, params)
 
 
-# The columns a move reads (initial_state, the largest, is never needed), the mover's seat, and on
-# Postgres the game row locked with the statement's time: one round trip.
+# The columns a move reads (initial_state, the largest, is never needed), the mover's seat and session
+# generation, and on Postgres the game row locked with the statement's time and every seat for the
+# frames: one round trip.
 _MOVE_COLUMNS = ", ".join(f"g.{f.column}" for f in Game._meta.concrete_fields if f.name != "initial_state")
+_PLAYERS = GameSeat._meta.get_field("player").related_model._meta.db_table
 MOVE_LOCK_SQL = (f"SELECT {_MOVE_COLUMNS}, s.number AS seat_number, s.left_at AS seat_left, "
-                 f"s.takeover_level AS seat_takeover, {{now}} AS locked_at FROM {Game._meta.db_table} g "
-                 f"JOIN {GameSeat._meta.db_table} s ON s.game_id = g.id AND s.player_id = %s WHERE g.id = %s{{lock}}")
+                 f"s.takeover_level AS seat_takeover, mp.session_generation AS mover_generation, "
+                 f"{{now}} AS locked_at, {{seats}} AS seat_rows FROM {Game._meta.db_table} g "
+                 f"JOIN {GameSeat._meta.db_table} s ON s.game_id = g.id AND s.player_id = %s "
+                 f"JOIN {_PLAYERS} mp ON mp.id = s.player_id WHERE g.id = %s{{lock}}")
+_POSTGRES_MOVE_LOCK_SQL = MOVE_LOCK_SQL.format(now="statement_timestamp()", lock=" FOR UPDATE OF g",
+                                               seats=frames.SEATS_JSON_SQL.format(game="g"))
+_SQLITE_MOVE_LOCK_SQL = MOVE_LOCK_SQL.format(now="NULL", lock="", seats="NULL")
 
 
 def _lock_for_move(game_id: int, player_id: int) -> Game | None:
-    """The game row locked for a move, with the mover's seat (seat_number, seat_left, seat_takeover)."""
+    """The game row locked for a move, with the mover's seat (seat_number, seat_left, seat_takeover)
+    and, on Postgres, every seat as the frames need them (`locked_seats`; None elsewhere)."""
     postgres = connection.vendor == "postgresql"
-    sql = MOVE_LOCK_SQL.format(now="statement_timestamp()" if postgres else "NULL",
-                               lock=" FOR UPDATE OF g" if postgres else "")
+    sql = _POSTGRES_MOVE_LOCK_SQL if postgres else _SQLITE_MOVE_LOCK_SQL
     game = next(iter(Game.objects.raw(sql, [player_id, game_id])), None)
     if game is not None:
         game.db_now = game.locked_at if postgres else timezone.now()
+        game.locked_seats = frames.seats_from_json(game.seat_rows) if postgres else None
     return game
 
 
@@ -178,6 +190,7 @@ def _stop_clocks(game: Game) -> None:
 def _finish(game: Game, state: engine.GameState, status: str = Game.Status.FINISHED) -> None:
     """End the game: each seat's outcome and reason from game.outcomes (the one record every page
     reads), then the apps above record it (ratings fills each seat's rating change)."""
+    event_log.write(game)  # the receivers read the whole log
     game.status = status
     game.finished_at = timezone.now()
     _stop_clocks(game)
@@ -361,12 +374,20 @@ class Applied:
         self.game_id, self.version, self.duplicate = game_id, version, duplicate
 
 
-def apply_player_action(game_id: int, player, client_version: int, client_msg_id: str, action: Any) -> Applied:
-    """A person's move. Refusals raise ServiceError (nothing changes); a resent message id is
-    answered as a duplicate (the move is applied once).
+class SessionMoved(Exception):
+    """The mover's session generation is not the one his socket knew: a session of his ended since.
+    Nothing was applied; the socket checks its session, then resends the move or closes."""
 
-    The cheap path: one statement locks the game row and reads the mover's seat, one inserts the
-    event (its unique constraint catches a resent id), one updates the game.
+
+def apply_player_action(game_id: int, player, client_version: int, client_msg_id: str, action: Any,
+                        session_generation: int | None = None) -> Applied:
+    """A person's move. Refusals raise ServiceError (nothing changes); a resent message id is
+    answered as a duplicate (the move is applied once). With `session_generation` (a socket's), a
+    move of a player whose generation moved raises SessionMoved, unapplied.
+
+    The cheap path: one statement locks the game row and reads the mover's seat, his session
+    generation and every seat; one updates the game and inserts the event (its unique constraint
+    catches a resent id).
     """
     client_msg_id = validate_msg_id(client_msg_id)
     if type(client_version) is not int:
@@ -377,6 +398,8 @@ def apply_player_action(game_id: int, player, client_version: int, client_msg_id
             game = _lock_for_move(game_id, player.pk)
             if game is None:
                 raise ServiceError("not_seated" if Game.objects.filter(pk=game_id).exists() else "game_not_found")
+            if session_generation is not None and game.mover_generation != session_generation:
+                raise SessionMoved
             seat = game.seat_number
             if game.status != Game.Status.PLAYING:
                 raise ServiceError("game_finished")
@@ -385,7 +408,7 @@ def apply_player_action(game_id: int, player, client_version: int, client_msg_id
             if client_version != game.version:
                 raise ServiceError("stale_version")
             state = _state(game)
-            seats = None
+            seats = game.locked_seats
             if game.seat_takeover:  # he is back and playing: his seat and hand are his again (004)
                 state, seats = _hand_back_locked(game, state, seat)
             try:
@@ -651,23 +674,28 @@ def set_connected(game_id: int, player, connected: bool, since: datetime | None 
         _publish(game, _state(game))
 
 
-HEARTBEAT_SQL = (f"UPDATE {GameSeat._meta.db_table} SET last_heartbeat = CURRENT_TIMESTAMP "
-                 f"FROM {Game._meta.db_table} g WHERE g.id = {GameSeat._meta.db_table}.game_id AND g.id = %s "
-                 f"AND {GameSeat._meta.db_table}.player_id = %s AND {GameSeat._meta.db_table}.connected "
-                 f"AND {GameSeat._meta.db_table}.takeover_level = '' RETURNING g.version")
+_SEATS = GameSeat._meta.db_table
+HEARTBEAT_SQL = (f"UPDATE {_SEATS} SET last_heartbeat = CURRENT_TIMESTAMP FROM {Game._meta.db_table} g, {_PLAYERS} p "
+                 f"WHERE g.id = {_SEATS}.game_id AND g.id = %s AND {_SEATS}.player_id = %s AND {_SEATS}.connected "
+                 f"AND {_SEATS}.takeover_level = '' AND p.id = {_SEATS}.player_id "
+                 f"AND p.session_generation = COALESCE(%s, p.session_generation) RETURNING g.version")
 
 
-def heartbeat(game_id: int, player) -> int | None:
+def heartbeat(game_id: int, player, session_generation: int | None = None) -> int | None:
     """A ping from a seated player's socket: he is here (a missed disconnect event is repaired).
     Returns the game's version, so the socket can tell it missed a frame. The common case (already
-    marked connected) is one UPDATE without the game row lock."""
+    marked connected) is one UPDATE without the game row lock, which also checks the socket's
+    `session_generation`: if it moved, SessionMoved is raised and nothing is written."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute(HEARTBEAT_SQL, [game_id, player.pk])
+            cursor.execute(HEARTBEAT_SQL, [game_id, player.pk, session_generation])
             row = cursor.fetchone()
         if row is not None:
             return row[0]
-    elif GameSeat.objects.filter(game_id=game_id, player=player, connected=True, takeover_level="").update(
+    if session_generation is not None and sessions.generation(player.pk) != session_generation:
+        raise SessionMoved
+    if connection.vendor != "postgresql" and GameSeat.objects.filter(
+            game_id=game_id, player=player, connected=True, takeover_level="").update(
             last_heartbeat=Now()):  # SQLite (embedded): its RETURNING cannot read the joined game
         return game_version(game_id)
     set_connected(game_id, player, True)

@@ -106,7 +106,7 @@ def test_the_room_page_carries_the_chat_panel_outside_what_htmx_refreshes(client
     assert 'id="chat"' not in client.get(f"/tables/{table.pk}/").content.decode()
 
 
-async def test_a_message_to_a_full_room_costs_three_statements_whatever_the_sockets():
+async def test_a_message_to_a_full_room_costs_four_statements_whatever_the_sockets():
     """The fan-out is one group send that each socket forwards from memory: no socket reads the
     database for a message (bench_chat measures the same on 50 tables)."""
     from chat.management.commands.bench_chat import QueryCounter
@@ -122,6 +122,6 @@ async def test_a_message_to_a_full_room_costs_three_statements_whatever_the_sock
             await next_chat(comm, "chat")
         assert await no_chat(comms[0], 0.3) == []
         statements = counter.count
-    assert statements == 3  # the writer's standing, the version bump, the INSERT
+    assert statements == 4  # the session's generation, the writer's standing, the version bump, the INSERT
     for comm in comms:
         await close_quietly(comm)

@@ -311,3 +311,17 @@ async def test_a_heartbeat_that_overtakes_a_frame_on_its_way_does_not_get_it_twi
     states = [f["version"] for f in await drain(other, quiet=2.5) if f["type"] == "state"]
     assert states == [1]
     await _close(*(c for c, _ in comms))
+
+
+def test_every_ping_the_client_sends_on_time_is_a_heartbeat():
+    """The client pings every PING_EVERY_MS; a browser's interval timer fires a few ms early or late.
+    With the server's heartbeat spacing equal to it, half the pings fell a millisecond short and were
+    skipped: presence writes and the check for a missed frame came every 10 s, not 5."""
+    import re
+    from pathlib import Path
+
+    from game import consumers
+
+    js = (Path(consumers.__file__).parent / "static" / "game" / "connection.js").read_text()
+    ping_every = int(re.search(r"const PING_EVERY_MS = (\d+);", js).group(1)) / 1000
+    assert ping_every - consumers.HEARTBEAT_EVERY >= 0.5

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.db import connection
 
 from durak_site import realtime
 from game import engine, frames, services
@@ -46,3 +47,20 @@ def _strings(value) -> list[str]:
     if isinstance(value, list):
         return [s for v in value for s in _strings(v)]
     return []
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="on Postgres a move reads the seats with its lock")
+def test_the_seats_a_move_reads_with_its_lock_are_those_a_fresh_read_gives():
+    a, b, c = make_player(), make_player(), make_player()
+    game = services.start_game(make_table(humans=[a, b, c]).pk)
+    for player in (a, b, c):
+        services.set_connected(game.pk, player, True)
+    services.set_connected(game.pk, c, False)  # an absent seat: his clock is in every frame
+    services.leave_game(game.pk, b)  # a seat that left: a bot plays it
+
+    locked = services._lock_for_move(game.pk, a.pk)
+
+    assert locked.seat_number == 1
+    assert locked.locked_seats == frames.game_seats(Game.objects.get(pk=game.pk))
+    assert [s.left_at is not None for s in locked.locked_seats] == [False, True, False]
+    assert [s.disconnected_at is not None for s in locked.locked_seats] == [False, False, True]

@@ -6,7 +6,8 @@ import threading
 
 import pytest
 from django.conf import settings as dj_settings
-from django.db import IntegrityError
+from django.db import IntegrityError, connection
+from django.test.utils import CaptureQueriesContext
 
 from game import engine, event_log, services
 from game.errors import ServiceError
@@ -68,6 +69,18 @@ def test_a_legal_move_bumps_the_version_and_appends_one_event():
     ev = GameEvent.objects.get(game=game)
     assert (ev.seq, ev.seat, ev.action, ev.client_msg_id, ev.source) == (1, seat, legal[0], "m1", "player")
     assert event_log.replay_game(Game.objects.get(pk=game.pk)) == Game.objects.get(pk=game.pk).state
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the move's combined statements are Postgres'")
+def test_a_move_is_the_lock_and_the_update_in_a_transaction(settings):
+    """The lock reads the seats and the session generation, the update writes the event: no other round
+    trip (each one costs the worker thread a wait for the GIL under load, docs/live-path-speed.md)."""
+    settings.BOT_SCHEDULER = "off"
+    a, b, table, game = _two_humans()
+    player, seat, legal = _mover(game)
+    with CaptureQueriesContext(connection) as queries:
+        services.apply_player_action(game.pk, player, 0, "m1", legal[0], session_generation=0)
+    assert [q["sql"].split()[0] for q in queries.captured_queries] == ["BEGIN", "SELECT", "WITH", "COMMIT"]
 
 
 def test_a_stale_version_is_refused_and_changes_nothing():
@@ -200,10 +213,19 @@ def test_a_failure_mid_transaction_leaves_nothing_half_written():
     # a corrupt log row where the next event must go: the insert fails after the engine applied the move
     GameEvent.objects.create(game=game, seq=1, seat=None, action={"type": "end_check"}, source="server")
     before = _snapshot(game.pk)
-    with pytest.raises(IntegrityError):  # Django's, though the pipelined INSERT fails only at the block's end
+    with pytest.raises(IntegrityError):  # Django's: the row goes in with the game's UPDATE, which fails with it
         services.apply_player_action(game.pk, player, 0, "m1", legal[0])
     assert _snapshot(game.pk) == before
     assert not GameEvent.objects.filter(client_msg_id="m1").exists()
+
+
+def test_a_change_whose_events_were_never_written_is_not_published():
+    a, b, table, game = _two_humans()
+    player, seat, legal = _mover(game)
+    game = Game.objects.get(pk=game.pk)
+    state = event_log.append(game, engine.GameState.from_json(game.state), seat, legal[0], source="player")
+    with pytest.raises(RuntimeError, match="never written"):
+        services._publish(game, state)
 
 
 def test_a_bot_move_carries_its_version_and_is_a_no_op_when_late():

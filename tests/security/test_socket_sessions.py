@@ -11,10 +11,12 @@ import asyncio
 
 import pytest
 from django.contrib.sessions.backends.db import SessionStore
+from django.db.models import F
 
 from accounts import services as accounts_services
 from accounts import sessions
-from game import services
+from accounts.models import Player
+from game import engine, services
 from game.models import Game, GameSeat
 from tests.game.helpers import drain, make_player, make_table
 from tests.security.kit import closed_with, first_frame, signed_in, socket_for, sync
@@ -70,7 +72,7 @@ async def test_a_move_after_the_session_ended_is_refused_even_if_the_news_was_lo
 
     def end_quietly():
         SessionStore(session_key).delete()
-        sessions._bump(a.pk)
+        Player.objects.filter(pk=a.pk).update(session_generation=F("session_generation") + 1)
 
     await sync(end_quietly)()
     await comm.send_json_to({"type": "action", "id": "m1", "version": game.version,
@@ -80,6 +82,56 @@ async def test_a_move_after_the_session_ended_is_refused_even_if_the_news_was_lo
     assert [f["code"] for f in frames if f["type"] == "error"] == ["session_ended"]
     assert not any(f["type"] == "ack" for f in frames)
     assert await sync(services.game_version)(game.pk) == game.version
+
+
+async def test_a_move_goes_through_when_only_another_devices_session_ended(settings):
+    """The generation moved (the news of the other device's logout is not for this socket): the move
+    finds that out with its lock, this socket's session is checked, stands, and the move is applied."""
+    settings.BOT_SCHEDULER = "off"
+    a, b, table, game = await sync(_two_player_game)()
+    state = engine.GameState.from_json(game.state)
+    seat = engine.whose_turn(state)[0]
+    mover = (a, b)[seat - 1]
+    client = await sync(signed_in)(mover)
+    comm, ok = await socket_for(client, f"/ws/tables/{table.pk}/")
+    assert ok and (await first_frame(comm))["seat"] == seat
+    other_device = await sync(signed_in)(mover)
+    await sync(other_device.post)("/accounts/logout/")
+    await comm.send_json_to({"type": "action", "id": "m1", "version": game.version,
+                             "action": engine.legal_actions(state, seat)[0]})
+    frames = await drain(comm, quiet=1.0)
+    assert [(f["id"], f["version"], f["duplicate"]) for f in frames if f["type"] == "ack"] == [
+        ("m1", game.version + 1, False)]
+    assert not [f for f in frames if f["type"] == "error"]
+    assert await sync(services.game_version)(game.pk) == game.version + 1
+    await comm.disconnect(timeout=10)
+
+
+def test_a_move_under_a_session_generation_that_moved_is_refused_unapplied():
+    a, b, _table, game = _two_player_game()
+    state = engine.GameState.from_json(game.state)
+    seat = engine.whose_turn(state)[0]
+    mover, move = (a, b)[seat - 1], engine.legal_actions(state, seat)[0]
+    known = sessions.generation(mover.pk)
+    Player.objects.filter(pk=mover.pk).update(session_generation=F("session_generation") + 1)
+    with pytest.raises(services.SessionMoved):
+        services.apply_player_action(game.pk, mover, game.version, "m1", move, session_generation=known)
+    assert services.game_version(game.pk) == game.version
+    assert services.apply_player_action(game.pk, mover, game.version, "m1", move,
+                                        session_generation=known + 1).version == game.version + 1
+
+
+def test_a_heartbeat_under_a_session_generation_that_moved_writes_nothing():
+    a, _b, _table, game = _two_player_game()
+    services.set_connected(game.pk, a, True)
+    GameSeat.objects.filter(game=game, player=a).update(last_heartbeat=None)
+    known = sessions.generation(a.pk)
+    Player.objects.filter(pk=a.pk).update(session_generation=F("session_generation") + 1)
+    with pytest.raises(services.SessionMoved):
+        services.heartbeat(game.pk, a, session_generation=known)
+    assert GameSeat.objects.get(game=game, player=a).last_heartbeat is None
+    assert services.heartbeat(game.pk, a, session_generation=known + 1) == game.version
+    assert GameSeat.objects.get(game=game, player=a).last_heartbeat is not None
 
 
 async def test_a_new_key_closes_the_sockets_of_the_old_key(settings):
@@ -127,10 +179,8 @@ async def test_a_banned_players_move_racing_the_ban_is_refused(settings):
     a, _b, _table, game, _client, comm = await _seated_socket(settings)
 
     def ban_quietly():  # the ban committed, its news not (yet) delivered
-        from accounts.models import Player
-
         Player.objects.filter(pk=a.pk).update(banned_at="2026-01-01T00:00:00Z", ban_reason="x")
-        sessions._bump(a.pk)
+        Player.objects.filter(pk=a.pk).update(session_generation=F("session_generation") + 1)
 
     await sync(ban_quietly)()
     await comm.send_json_to({"type": "action", "id": "m1", "version": game.version,
