@@ -15,6 +15,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
+from durak_site import realtime
 from game import engine, services
 from game.models import Game, GameEvent
 from tests.game.helpers import cards_in, close_quietly, make_player, make_table, open_socket
@@ -183,11 +184,18 @@ async def _play(rules: dict, humans: int, bots: list[str], seed: int, spectators
         raise AssertionError(f"game {game.pk} stalled; last frames per seat: {summary}") from None
     finally:
         done.set()
-        clock.cancel()
+        # a seat that failed leaves the others waiting on their sockets: stop them here, or the
+        # test loop's teardown waits for them
+        for task in (*tasks, clock):
+            task.cancel()
+        await asyncio.wait([*tasks, clock], timeout=10)
         for comm in comms:
             await close_quietly(comm)
         # a failed game must not play on (bots, timers) into later tests
         await database_sync_to_async(services.abort_game)(game.pk, "test ended")
+        # its frames leave on this loop: let them go before the test's loop closes (a publish cut
+        # off by the loop's teardown never finishes cancelling, and the run hangs)
+        await realtime.drain_async(timeout=10)
     return game.pk, recorded
 
 

@@ -29,10 +29,20 @@ def _act(game_id: int, player, action: dict, ver: int) -> None:
     this one, and the broadcast after commit must not see it)."""
     from game import services
 
-    worker = threading.Thread(target=services.apply_player_action,
-                              args=(game_id, player, ver, f"t{ver}", action))
+    failed: list[BaseException] = []
+
+    def move() -> None:
+        try:
+            services.apply_player_action(game_id, player, ver, f"t{ver}", action)
+        except BaseException as exc:  # noqa: BLE001 (raised again in the test's thread)
+            failed.append(exc)
+
+    worker = threading.Thread(target=move)
     worker.start()
     worker.join(15)
+    assert not worker.is_alive(), "the taker's move did not finish in 15 s"
+    if failed:
+        raise failed[0]
 
 
 def _wait_version(page, ver: int) -> None:

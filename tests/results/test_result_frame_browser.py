@@ -35,7 +35,8 @@ def test_the_stayer_sees_plus_15_and_his_new_rating_arrive_on_his_socket(transac
         while not _final(received) and time.monotonic() < deadline:
             page.wait_for_timeout(100)
         final = _final(received)
-        assert final is not None, "no frame with the result reached the page"
+        seen = [(f.get("type"), f.get("version"), f.get("status")) for f in received]
+        assert final is not None, f"no frame with the result reached the page; frames seen: {seen}"
         rows = {row["seat"]: row for row in final["result"]["outcomes"]}
         assert rows[1] == {"seat": 1, "outcome": "won", "rating_change": 15, "rating_after": 1015}
         assert rows[2]["outcome"] == "left" and rows[2]["rating_change"] == -15
