@@ -132,6 +132,10 @@ async def test_closing_one_of_two_tabs_keeps_the_waiting_room_seat_connected(mak
     await database_sync_to_async(services.sit)(table.pk, anna, 2)
     first = await _connect(table.pk, anna)
     second = await _connect(table.pk, anna)
+    # each socket's first frame comes after it was counted: only then are two tabs open (without
+    # this wait the first could close before the second was counted, and count as the last one)
+    await first.receive_json_from(timeout=5)
+    await second.receive_json_from(timeout=5)
 
     def seat2():
         return Seat.objects.get(table_id=table.pk, number=2)
