@@ -83,13 +83,20 @@ def _seat_outcome(s: SeatFacts, legacy_left: bool, aborted: bool, draw: bool, lo
     return DRAW
 
 
-def seat_facts(game, finished_at=None) -> list[SeatFacts]:
-    """The facts of every seat of a game from its rows (two queries)."""
+def finishing_seats(game) -> list[GameSeat]:
+    """Every seat of a game with its player, in seat order: what a game's end reads (the outcomes here,
+    then ratings through game.signals.game_finished), read once."""
+    return list(GameSeat.objects.filter(game=game).select_related("player").order_by("number"))
+
+
+def seat_facts(game, seats: list[GameSeat] | None = None, finished_at=None) -> list[SeatFacts]:
+    """The facts of every seat of a game from its rows (`seats` as finishing_seats reads them, or read
+    here)."""
     resigns = dict(GameEvent.objects.filter(game=game, action__type="resign", seat__isnull=False)
                    .order_by("seq").values_list("seat", "source"))
     end = finished_at or game.finished_at
     facts = []
-    for s in GameSeat.objects.filter(game=game).select_related("player").order_by("number"):
+    for s in finishing_seats(game) if seats is None else seats:
         banned_at = s.player.banned_at if s.player is not None else None
         facts.append(SeatFacts(number=s.number, left=s.left_at is not None,
                                banned=banned_at is not None and (end is None or banned_at <= end),

@@ -7,8 +7,10 @@ receiver's writes commit or roll back with the game.
 from django.dispatch import Signal
 
 # A game ended (finished or aborted). Sent inside the finishing transaction, with the game row
-# locked and ``game.result`` set; kwargs: ``game``. A receiver may return an object with ``rated``
-# (bool) and ``unrated_reason`` (str): game.services copies them onto the Game.
+# locked; kwargs: ``game`` (status, finished_at and result set on the object; the row is saved after
+# the receivers, once) and ``seats`` (its GameSeat rows with their players, in seat order). A receiver
+# may return an object with ``rated`` (bool) and ``unrated_reason`` (str): game.services copies them
+# onto the Game.
 game_finished = Signal()
 
 # A game is about to be dealt at a table. kwargs: ``table_id``, ``players`` (seat count). A receiver

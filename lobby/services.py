@@ -144,12 +144,14 @@ def in_every_language(notice: Notice) -> dict[str, str]:
     return texts
 
 
-def _bump(table: Table, notice: Notice | None = None) -> None:
+def _bump(table: Table, notice: Notice | None = None, fields: list[str] | None = None) -> None:
+    """A waiting-room change: the table's version moves and its sockets hear of it. `fields`: the only
+    columns the change touched (else the whole row is saved)."""
     table.version += 1
     if notice is not None:
         table.notice_texts = in_every_language(notice)
         table.notice = table.notice_texts.get(settings.LANGUAGE_CODE, "")
-    table.save()
+    table.save(update_fields=None if fields is None else [*fields, "version", "notice", "notice_texts", "updated_at"])
     realtime.send_on_commit([_changed(table.pk, table.version)])
 
 
@@ -758,7 +760,9 @@ def table_version(table_id) -> int | None:
 
 
 def game_finished(table_id) -> Table | None:
-    """Called by game.services after a game ends: open the 30 s rematch window (001/004)."""
+    """Called by game.services after a game ends: open the 30 s rematch window (001/004). It runs in
+    the hop of the move that ended the game, so it writes only what changes (one seats UPDATE for the
+    ready and in-game flags, only the table's changed columns)."""
     with transaction.atomic():
         try:
             table = Table.objects.select_for_update().get(pk=table_id)
@@ -766,12 +770,12 @@ def game_finished(table_id) -> Table | None:
             return None
         if table.status != Table.Status.PLAYING:
             return table
-        seats = _seats(table)
-        _clear_ready(seats)
-        Seat.objects.filter(table=table, in_game=True).update(in_game=False)
+        (Seat.objects.filter(models.Q(ready=True) | models.Q(in_game=True), table=table, player__isnull=False)
+         .update(ready=False, in_game=False))
         table.status = Table.Status.REMATCH
         table.rematch_deadline = db_now() + timedelta(seconds=REMATCH_SECONDS)
-        _bump(table, lambda: _("The game is over. Press «Ready» within 30 s for a rematch."))
+        _bump(table, lambda: _("The game is over. Press «Ready» within 30 s for a rematch."),
+              fields=["status", "rematch_deadline"])
         return table
 
 

@@ -81,8 +81,18 @@ def _bots_played(game, humans, all_seats) -> bool:
     """A bot seat from the start, fewer than two people, or a person in a seat a bot had at the deal."""
     if any(s.bot_level for s in all_seats) or len({s.player_id for s in humans}) < 2:
         return True
-    bots_at_start = set((game.initial_state or {}).get("bots") or [])
+    bots_at_start = _bots_at_start(game)
     return any(s.number in bots_at_start for s in humans)
+
+
+def _bots_at_start(game) -> set[int]:
+    """The bot seats of the deal: the one key of initial_state (the deal itself, the largest column,
+    is not read for it)."""
+    if "initial_state" not in game.get_deferred_fields():
+        bots = (game.initial_state or {}).get("bots")
+    else:
+        bots = Game.objects.filter(pk=game.pk).values_list("initial_state__bots", flat=True).first()
+    return set(bots or [])
 
 
 def _shared_address(humans) -> bool:
@@ -106,7 +116,8 @@ def _too_short(game, humans) -> bool:
     """Real play: more than one round, and a move of his own by every person."""
     if int((game.state or {}).get("round") or 1) < settings.RATINGS_MIN_ROUNDS:
         return True
-    moved = set(GameEvent.objects.filter(game=game, source="player").values_list("seat", flat=True).distinct())
+    moved = set(GameEvent.objects.filter(game=game, source="player").order_by()
+                .values_list("seat", flat=True).distinct())
     return any(s.number not in moved for s in humans)
 
 

@@ -89,6 +89,28 @@ def test_per_variant_ratings_are_kept_in_their_own_rows():
     assert Rating.objects.get(player=a).games == 2
 
 
+def test_later_games_add_to_each_standing_and_a_void_takes_one_back_out():
+    a, b = make_player(), make_player()
+    t = make_table(seats_count=2)
+    services.record_game_result(finished_game_row(t, [a, b], {"loser": 1, "losers": [1], "winners": [2]}))
+    services.record_game_result(finished_game_row(t, [a, b], {"loser": 2, "losers": [2], "winners": [1]}))
+    won = finished_game_row(t, [a, b], {"loser": 2, "losers": [2], "winners": [1]})
+    services.record_game_result(won)
+    services.record_game_result(finished_game_row(t, [a, b], {"draw": True, "winners": [], "losers": []}))
+
+    def standing(row):
+        return row.value, row.games, row.wins, row.losses, row.draws
+
+    for rows in (Rating.objects, RatingVariant.objects.filter(variant="podkidnoy")):
+        assert standing(rows.get(player=a)) == (1015, 4, 2, 1, 1)
+        assert standing(rows.get(player=b)) == (985, 4, 1, 2, 1)
+    assert list(RatingChange.objects.filter(player=a).order_by("pk").values_list("rating_after", flat=True)) == [
+        985, 1000, 1015, 1015]
+    services.void_game(won, make_player(is_staff=True), "farming")
+    assert standing(Rating.objects.get(player=a)) == (1000, 3, 1, 1, 1)
+    assert standing(RatingVariant.objects.get(player=b, variant="podkidnoy")) == (1000, 3, 1, 1, 1)
+
+
 @pytest.mark.parametrize(("lineup", "kwargs", "reason"), [
     (["H", "heuristic"], {}, "bots"),
     (["H", "H", "random"], {}, "bots"),
