@@ -194,7 +194,11 @@ class _Publisher:
         await asyncio.gather(*futures)
 
     async def _write(self) -> None:
-        while True:
+        """Until cancelled. redis-py's pipeline now and then swallows a cancel that comes while it
+        executes and finishes normally; the task still counts the request (``cancelling()``), so the
+        writer stops then instead of waiting at its queue, where the loop's end would wait for it for ever."""
+        task = asyncio.current_task()  # always a task: __init__ starts it
+        while not task.cancelling():
             batch = [await self.queue.get()]
             while not self.queue.empty():
                 batch.append(self.queue.get_nowait())
@@ -211,6 +215,7 @@ class _Publisher:
             for _channel, _data, future in batch:
                 if not future.done():
                     future.set_result(None)
+        raise asyncio.CancelledError
 
 
 _publishers: dict[asyncio.AbstractEventLoop, _Publisher] = {}  # one per loop; closed loops are dropped
