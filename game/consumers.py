@@ -151,12 +151,13 @@ def _admit(session, session_key: str | None, user, table_id: int) -> tuple[str |
 
 def _arrive(table_id: int, user, game_id: int | None, seated_in_play: bool) -> dict | None:
     """One thread hop after the handshake: count the socket, mark him present in the waiting room,
-    and at a running game his seat connected again; then (only then) the frame has changed."""
+    and at a running game his seat connected again; then read what the socket shows. This read comes
+    after the socket joined its groups, so no change committed before it listened is missed (the
+    read in `_admit` came before), and after `set_connected`, which changes the frame."""
     socket_count.opened(table_id, user.pk)
     _logged(lobby_services.set_presence)(table_id, user.pk, True)
-    if not seated_in_play:
-        return None
-    services.set_connected(game_id, user, True)
+    if seated_in_play:
+        services.set_connected(game_id, user, True)
     return services.connect_info(table_id, user)
 
 
@@ -221,12 +222,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         shutdown.track(self)
         self.counted = True
-        returned = await in_thread(_arrive)(self.table_id, self.user, self.game_id,
-                                            self.seat is not None and bool(info.get("playing")))
-        if returned is not None:
+        seated_in_play = self.seat is not None and bool(info.get("playing"))
+        info = await in_thread(_arrive)(self.table_id, self.user, self.game_id, seated_in_play)
+        if seated_in_play:
             self.last_beat = time.monotonic()
-            info = returned
-        await self._send_info(info)
+        await self._resync(info)
         await socket_hooks.connected(self)
         await _record_address(self.user.pk, accounts_services.scope_client_ip(self.scope))  # ratings: one address
 
@@ -268,8 +268,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(group, self.channel_name)
         self.joined.append(group)
 
-    async def _follow_game(self, info: dict) -> None:
-        """Join the frame group of the current game's seat (or the spectators')."""
+    async def _follow_game(self, info: dict) -> bool:
+        """Join the frame group of the current game's seat (or the spectators'); True if it joined one."""
         self.game_id = info.get("game_id")
         self.seat = info.get("seat")
         if self.game_id is None:
@@ -279,14 +279,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         else:
             group = realtime.watch_group(self.table_id)
         if group == self.game_group:
-            return
+            return False
         if self.game_group is not None:
             await self.channel_layer.group_discard(self.game_group, self.channel_name)
             if self.game_group in self.joined:
                 self.joined.remove(self.game_group)
         self.game_group = group
-        if group is not None:
-            await self._join(group)
+        if group is None:
+            return False
+        await self._join(group)
+        return True
 
     async def _send_info(self, info: dict) -> None:
         if info.get("frame") is not None:
@@ -308,12 +310,20 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.last_version = (game_id, version)
         return True
 
-    async def _resync(self) -> None:
-        info = await in_thread(services.connect_info)(self.table_id, self.user)
-        if info is None:
-            await self.close(code=CLOSE_NOT_FOUND)
-            return
-        await self._follow_game(info)
+    async def _resync(self, info: dict | None = None) -> None:
+        """Follow the current game and send its frame (or the waiting room's version). `info`, when
+        given, was read after the socket joined its groups. A read that made the socket join a new
+        group is made again: a frame committed between that read and the join (a bot's first attack
+        at a game's start) was published before the socket listened and would never come."""
+        while True:
+            if info is None:
+                info = await in_thread(services.connect_info)(self.table_id, self.user)
+            if info is None:
+                await self.close(code=CLOSE_NOT_FOUND)
+                return
+            if not await self._follow_game(info):
+                break
+            info = None
         await self._send_info(info)
 
     # ------------------------------------------------------------ client -> server

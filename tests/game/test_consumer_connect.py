@@ -48,7 +48,8 @@ async def test_waiting_table_sends_the_lobby_version_and_answers_ping():
     player, table = await database_sync_to_async(setup)()
     comm, connected, _ = await open_socket(table.pk, player)
     assert connected
-    assert await comm.receive_json_from(timeout=3) == {"type": "lobby", "version": 7}
+    # read after his arrival was written: the version that shows him present (7 + 1)
+    assert await comm.receive_json_from(timeout=3) == {"type": "lobby", "version": 8}
     await comm.send_json_to({"type": "ping"})
     # (the lobby may bump its version for the presence change first)
     assert await receive_until(comm, lambda f: f["type"] not in ("lobby", "chat_state")) == {"type": "pong", "version": None}

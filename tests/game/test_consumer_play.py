@@ -33,6 +33,14 @@ def _state(game_id):
     return g.version, g.state, GameEvent.objects.filter(game_id=game_id).count()
 
 
+def _waiting_table_of_two():
+    a, b = make_player(), make_player()
+    table = make_table(humans=[a, b])
+    table.status = "waiting"
+    table.save()
+    return a, b, table
+
+
 async def _open_all(table, players):
     comms = []
     for p in players:
@@ -246,14 +254,7 @@ async def test_flooding_gets_an_error_then_close_4429_and_other_tables_are_unaff
 
 
 async def test_a_game_start_moves_sockets_from_the_waiting_room_to_their_seats():
-    def setup():
-        a, b = make_player(), make_player()
-        table = make_table(humans=[a, b])
-        table.status = "waiting"
-        table.save()
-        return a, b, table
-
-    a, b, table = await database_sync_to_async(setup)()
+    a, b, table = await database_sync_to_async(_waiting_table_of_two)()
     comm, ok, _ = await open_socket(table.pk, b)
     assert (await comm.receive_json_from(timeout=3))["type"] == "lobby"
     game = await database_sync_to_async(services.start_game)(table.pk)
@@ -261,6 +262,57 @@ async def test_a_game_start_moves_sockets_from_the_waiting_room_to_their_seats()
     assert started["game_id"] == game.pk
     frame = await receive_until(comm, lambda f: f["type"] == "state")
     assert frame["seat"] == 2 and len(frame["view"]["hand"]) == 6
+    await drain(comm)
+    await comm.disconnect(timeout=10)
+
+
+def _a_move_lands_after_the_next_game_read(monkeypatch, players) -> list[int]:
+    """The next `connect_info` that reads a game is followed at once by its first mover's move (as a
+    bot's would be): the socket holds a frame one version old while it joins its group. Returns the
+    list that gets the version the move made."""
+    real_connect_info = services.connect_info
+    made: list[int] = []
+
+    def read_then_move(table_id, player):
+        info = real_connect_info(table_id, player)
+        if info and info["game_id"] and not made:
+            game = Game.objects.get(pk=info["game_id"])
+            mover = game.deadline_seats[0]
+            action = engine.legal_actions(engine.GameState.from_json(game.state), mover)[0]
+            made.append(services.apply_player_action(game.pk, players[mover - 1], game.version, "race-1",
+                                                     action).version)
+        return info
+
+    monkeypatch.setattr(services, "connect_info", read_then_move)
+    return made
+
+
+async def test_a_move_committed_while_a_socket_joins_its_seat_still_reaches_it(monkeypatch):
+    """At a game's start a socket reads its frame, then joins its seat's group. A move committed in
+    between (a bot's first attack) was published before the socket listened and never came: the
+    player sat at the first frame until a heartbeat noticed, and a test socket, which does not ping,
+    for ever. The socket reads again once it listens."""
+    a, b, table = await database_sync_to_async(_waiting_table_of_two)()
+    comm, ok, _ = await open_socket(table.pk, b)
+    assert (await comm.receive_json_from(timeout=3))["type"] == "lobby"
+    made = _a_move_lands_after_the_next_game_read(monkeypatch, [a, b])
+    await database_sync_to_async(services.start_game)(table.pk)
+    await receive_until(comm, lambda f: f["type"] == "game_started")
+    frame = await receive_until(comm, lambda f: f["type"] == "state" and f["version"] == 1)
+    assert made == [1] and frame["seat"] == 2
+    await drain(comm)
+    await comm.disconnect(timeout=10)
+
+
+async def test_a_spectator_who_opens_the_table_as_a_move_lands_gets_that_move(monkeypatch):
+    """The same race on connect: the socket's first read comes before it joins the spectators' group."""
+    players, table, game = await database_sync_to_async(_setup)(humans=2)
+    watcher = await database_sync_to_async(make_player)()
+    made = _a_move_lands_after_the_next_game_read(monkeypatch, players)
+    comm, ok, _ = await open_socket(table.pk, watcher)
+    assert ok
+    frame = await receive_until(comm, lambda f: f["type"] == "state")
+    assert made == [1] and frame["version"] == 1 and frame["seat"] is None
     await drain(comm)
     await comm.disconnect(timeout=10)
 
