@@ -116,6 +116,7 @@ async def recheck(consumer, event: dict) -> None:
 
 def register() -> None:
     socket_hooks.on_connect(sync)
+    socket_hooks.on_role_change(sync)
     socket_hooks.register("chat_send", on_send)
     socket_hooks.register("chat_react", on_react)
     socket_hooks.register("chat_report", on_report)

@@ -34,3 +34,10 @@ def may_open(table_id: int, player, invited: Iterable[int] = ()) -> bool:
         return True
     return GameSeat.objects.filter(game__table_id=table_id, game__status=Game.Status.PLAYING,
                                    player=player).exists()
+
+
+def role(table_id: int, player) -> tuple[bool, bool]:
+    """(is he the table's host, does he hold a waiting-room seat): what a socket's rights beyond
+    its frames (the chat's, for one) depend on, so a socket can tell when they changed."""
+    host = Table.objects.filter(pk=table_id, host_id=player.pk).exists()
+    return host, Seat.objects.filter(table_id=table_id, player=player).exists()

@@ -149,6 +149,16 @@ def _admit(session, session_key: str | None, user, table_id: int) -> tuple[str |
     return None, None, info
 
 
+def _where_now(session, user, table_id: int) -> tuple[dict | None, tuple | None]:
+    """(what the socket shows now, his role at the table), or (None, None) when he may no longer
+    open the table: a private table's host or player who stood up is a stranger to it now."""
+    invited = session.get(lobby_services.INVITES_KEY, []) if session is not None else []
+    if not access.may_open(table_id, user, invited):
+        return None, None
+    info = services.connect_info(table_id, user)
+    return info, access.role(table_id, user)
+
+
 def _arrive(table_id: int, user, game_id: int | None, seated_in_play: bool) -> dict | None:
     """One thread hop after the handshake: count the socket, mark him present in the waiting room,
     and at a running game his seat connected again; then read what the socket shows. This read comes
@@ -158,7 +168,7 @@ def _arrive(table_id: int, user, game_id: int | None, seated_in_play: bool) -> d
     _logged(lobby_services.set_presence)(table_id, user.pk, True)
     if seated_in_play:
         services.set_connected(game_id, user, True)
-    return services.connect_info(table_id, user)
+    return services.connect_info(table_id, user), access.role(table_id, user)
 
 
 _set_presence = _quietly(lobby_services.set_presence)
@@ -179,6 +189,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     generation: int = 0  # accounts.sessions.generation when the session was last found valid
     closing: bool = False  # close() was sent or the client went away: nothing more is sent
     repair: asyncio.Task | None = None  # a resend waiting to see whether a missing frame still comes
+    role: tuple | None = None  # (host, seated) at the table: access.role, re-read on every lobby change
 
     # ------------------------------------------------------------ dispatch
 
@@ -223,7 +234,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         shutdown.track(self)
         self.counted = True
         seated_in_play = self.seat is not None and bool(info.get("playing"))
-        info = await in_thread(_arrive)(self.table_id, self.user, self.game_id, seated_in_play)
+        info, self.role = await in_thread(_arrive)(self.table_id, self.user, self.game_id, seated_in_play)
         if seated_in_play:
             self.last_beat = time.monotonic()
         await self._resync(info)
@@ -521,6 +532,25 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def lobby_changed(self, event) -> None:
         await self.send_json({"type": "lobby", "version": event.get("version")})
+        await self._follow_role()
+
+    async def _follow_role(self) -> None:
+        """The table changed (someone sat, stood, left, became host): this socket's rights follow
+        its player's role at once, not the one it connected with. A stranger to a private table is
+        closed as if it did not exist; a new seat or none moves it to that seat's frames; the
+        chat re-checks what he may read and write."""
+        if self.closing:
+            return
+        info, role = await in_thread(_where_now)(self.scope.get("session"), self.user, self.table_id)
+        if info is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        seat = self.seat
+        if info.get("game_id") != self.game_id or info.get("seat") != seat:
+            await self._resync(info)
+        if role != self.role or info.get("seat") != seat:
+            self.role = role
+            await socket_hooks.role_changed(self)
 
     async def game_started(self, event) -> None:
         await self.send_json({"type": "game_started", "game_id": event["game_id"]})
@@ -530,7 +560,20 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await socket_hooks.event(self, event)
 
     async def game_frame(self, event) -> None:
-        """A committed change's frame for this socket's seat (or the spectators'), already encoded."""
+        """A committed change's frame for this socket's seat (or the spectators'), already encoded.
+
+        Passed on only if it is the frame of the seat this socket's player holds in the game it
+        follows (`frames.seat_viewer`): a seat's group is named by table and number, so a frame
+        queued while the socket still listened on a number its player no longer holds (the next
+        deal gave it to someone else; he left and a bot plays it) is another player's hand. Such a
+        frame means his place changed: the socket follows his place now."""
+        seat = event.get("seat")
+        if seat is not None and event.get("viewer") != self.user.pk:
+            if event["game_id"] == self.game_id and seat == self.seat:
+                await self._resync()
+            return
+        if seat != self.seat:
+            return
         if self._fresh(event["game_id"], event["version"], force=False):
             await self.send(text_data=event["text"])
 

@@ -165,8 +165,20 @@ def messages(game: Game, state: engine.GameState, seats: list[SeatRow]) -> list[
     """Every seat's frame to its group, and the spectators' frame to theirs, each encoded to its wire
     text once here (on the worker thread, not on the loop that serves every socket)."""
     facts = seat_facts(game, seats)
+    owners = {s.number: seat_viewer(s) for s in seats}
     viewers: list[tuple[str, int | None]] = [(realtime.seat_group(game.table_id, n), n) for n in range(1, state.n + 1)]
     viewers.append((realtime.watch_group(game.table_id), None))
-    return [(group, {"type": "game.frame", "game_id": game.pk, "version": game.version,
+    return [(group, {"type": "game.frame", "game_id": game.pk, "version": game.version, "seat": seat,
+                     "viewer": owners.get(seat) if seat is not None else None,
                      "text": json.dumps(frame(game, state, seat, facts))})
             for group, seat in viewers]
+
+
+def seat_viewer(seat: SeatRow) -> int | None:
+    """The one player whose sockets may pass on `seat`'s private frame: its human owner until he
+    leaves the game (a bot that stands in for him while he is away keeps it his). The socket checks
+    this against its own player, so a frame queued on a seat group it has since left, or sent to
+    a number someone else held in an earlier game, never reaches anyone else."""
+    if seat.player_id is None or seat.bot_level or seat.left_at is not None:
+        return None
+    return seat.player_id

@@ -51,10 +51,12 @@ def check_seconds() -> float:
 
 
 def viewer_seat(game: Game, player) -> int | None:
-    """The seat `player` owns in `game` (also after a bot took it over), or None."""
+    """The seat `player` owns in `game` (also while a bot stands in for him), or None; a player who
+    left the game sees it as a spectator (his seat's hand is the bot's now)."""
     if player is None or not player.is_authenticated:
         return None
-    return GameSeat.objects.filter(game=game, player=player).values_list("number", flat=True).first()
+    return (GameSeat.objects.filter(game=game, player=player, left_at__isnull=True)
+            .values_list("number", flat=True).first())
 
 
 def current_game(table_id: int) -> Game | None:

@@ -20,6 +20,7 @@ ConnectHook = Callable[[Any], Awaitable[None]]
 _messages: dict[str, Handler] = {}
 _events: dict[str, Handler] = {}
 _connect: list[ConnectHook] = []
+_role_changed: list[ConnectHook] = []
 
 
 def register(message_type: str, handler: Handler) -> None:
@@ -36,6 +37,13 @@ def on_connect(hook: ConnectHook) -> None:
     """`hook(consumer)` runs once the socket has joined its table and sent its first frame."""
     if hook not in _connect:
         _connect.append(hook)
+
+
+def on_role_change(hook: ConnectHook) -> None:
+    """`hook(consumer)` runs when the socket's player became or stopped being the host, a seated
+    player or a player of the game: rights that were granted for the old role are re-checked."""
+    if hook not in _role_changed:
+        _role_changed.append(hook)
 
 
 def handles(message_type: object) -> bool:
@@ -63,3 +71,8 @@ async def event(consumer, event: dict) -> None:
 async def connected(consumer) -> None:
     for hook in _connect:
         await _guarded(consumer, getattr(hook, "__name__", "connect"), hook(consumer))
+
+
+async def role_changed(consumer) -> None:
+    for hook in _role_changed:
+        await _guarded(consumer, getattr(hook, "__name__", "role_changed"), hook(consumer))
