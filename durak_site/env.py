@@ -55,6 +55,10 @@ def env_int(name: str, default: int, environ: Mapping[str, str] = os.environ, mi
     return value
 
 
+DEFAULT_POOL_SIZE = 10  # database connections per process (web, worker, beat)
+DEFAULT_POOL_TIMEOUT = 10  # seconds a request waits for a free connection before a 503
+
+
 def env_database(name: str, default: dict, environ: Mapping[str, str] = os.environ) -> dict:
     raw = environ.get(name)
     if not raw:
@@ -76,6 +80,17 @@ def env_database(name: str, default: dict, environ: Mapping[str, str] = os.envir
         options["server_side_binding"] = True
         options["prepare_threshold"] = 5
         config["DISABLE_SERVER_SIDE_CURSORS"] = True
+        # A fixed bound of connections per process, whatever the concurrency: under ASGI every
+        # request's sync code runs in a thread of its own, and persistent connections left one
+        # behind per thread until Postgres refused everyone. Connections live in psycopg's pool
+        # (kept open, prepared statements included); a request that finds all of them busy waits
+        # up to DATABASE_POOL_TIMEOUT seconds, then gets a 503 (durak_site.views.server_error).
+        size = env_int("DATABASE_POOL_SIZE", DEFAULT_POOL_SIZE, environ, minimum=1)
+        options["pool"] = {"min_size": min(2, size), "max_size": size,
+                           "timeout": env_int("DATABASE_POOL_TIMEOUT", DEFAULT_POOL_TIMEOUT, environ, minimum=1),
+                           "max_idle": 300, "max_lifetime": 3600}
+        config["CONN_MAX_AGE"] = 0  # a pooled connection goes back to the pool, not away
+        config["CONN_HEALTH_CHECKS"] = False  # the pool drops broken connections; a check is a round trip per use
     return config
 
 

@@ -15,3 +15,5 @@ urlpatterns = [
     path("ratings/", include("ratings.urls")),
     path("", views.home, name="home"),
 ]
+
+handler500 = "durak_site.views.server_error"

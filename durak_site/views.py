@@ -3,18 +3,35 @@
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Callable
 
 from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from .db import server_busy
 
 log = logging.getLogger(__name__)
 
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """An unhandled error's page (handler500). A request that waited for a database connection longer
+    than the pool allows is the server being full, not broken: 503 with Retry-After, so a client or
+    a proxy tries again instead of showing a failure."""
+    if server_busy(sys.exc_info()[1]):
+        response = HttpResponse(_("The club is very busy right now. Please try again in a moment."),
+                                status=503, content_type="text/plain; charset=utf-8")
+        response["Retry-After"] = "5"
+        return response
+    return HttpResponseServerError(_("Something went wrong on our side. Please try again."),
+                                   content_type="text/plain; charset=utf-8")
 
 
 def healthz(request: HttpRequest) -> JsonResponse:

@@ -19,11 +19,11 @@ import logging
 import random
 from collections.abc import Callable
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from durak_site import realtime
 from durak_site.celery import app as celery_app
+from durak_site.db import in_thread
 from game import engine
 from game.engine.bots import choose_action
 from game.models import GameSeat
@@ -88,6 +88,6 @@ async def _later(delay: float, run: Callable[[int, int, int], object], game_id: 
                  version: int) -> None:
     await asyncio.sleep(delay)
     try:
-        await sync_to_async(run, thread_sensitive=False)(game_id, seat, version)
+        await in_thread(run)(game_id, seat, version)
     except Exception:
         log.exception("bot move for game %s seat %s at version %s failed", game_id, seat, version)

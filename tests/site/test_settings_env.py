@@ -120,11 +120,12 @@ def test_env_origins_need_a_scheme_and_nothing_after_the_host():
         env_origins("O", [], environ={"O": "https://a.example/path"})
 
 
-def test_postgres_urls_use_django_postgres_backend_with_health_checks():
+def test_postgres_urls_use_django_postgres_backend_with_a_bounded_pool():
     config = env_database("DATABASE_URL", {}, environ={"DATABASE_URL": "postgresql://u:p@h:5433/d"})
     assert config["ENGINE"] == "django.db.backends.postgresql"
     assert (config["HOST"], config["PORT"], config["NAME"], config["USER"]) == ("h", 5433, "d", "u")
-    assert config["CONN_HEALTH_CHECKS"] is True
+    # a fixed number of connections per process, whatever the concurrency
+    assert config["OPTIONS"]["pool"]["max_size"] == 10 and config["CONN_MAX_AGE"] == 0
     # the server binds parameters, so psycopg prepares a move's statements once per connection
     assert config["OPTIONS"]["server_side_binding"] is True
     assert config["OPTIONS"]["prepare_threshold"] == 5
@@ -145,3 +146,11 @@ def test_a_statement_run_often_on_one_postgres_connection_is_prepared_by_the_ser
         cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s",
                        ["%FROM accounts_player WHERE id > $1%"])
         assert cursor.fetchone()[0] == 1
+
+
+def test_the_pool_size_and_wait_come_from_the_environment():
+    environ = {"DATABASE_URL": "postgres://u@h/d", "DATABASE_POOL_SIZE": "4", "DATABASE_POOL_TIMEOUT": "3"}
+    pool = env_database("DATABASE_URL", {}, environ=environ)["OPTIONS"]["pool"]
+    assert (pool["min_size"], pool["max_size"], pool["timeout"]) == (2, 4, 3)
+    with pytest.raises(ImproperEnv, match="DATABASE_POOL_SIZE"):
+        env_database("DATABASE_URL", {}, environ={**environ, "DATABASE_POOL_SIZE": "0"})

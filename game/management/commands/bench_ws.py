@@ -33,9 +33,10 @@ from importlib import import_module
 from urllib.parse import urlparse
 
 import websockets
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+
+from durak_site.db import in_thread
 
 # --------------------------------------------------------------------------- clients
 
@@ -207,7 +208,7 @@ class TableRun:
         try:
             from game import services
 
-            await sync_to_async(services.start_game, thread_sensitive=False)(self.table_id)
+            await in_thread(services.start_game)(self.table_id)
         except Exception as exc:
             self.bench.errors[f"restart:{type(exc).__name__}:{getattr(exc, 'code', '')}"] += 1
         finally:
