@@ -36,7 +36,7 @@ from durak_site import realtime
 from durak_site.db import in_thread
 from game import access, services, shutdown, socket_count, socket_hooks
 from game.errors import ServiceError, message_for
-from game.flood import TokenBucket
+from game.flood import TokenBucket, first_republish
 from lobby import services as lobby_services
 
 log = logging.getLogger(__name__)
@@ -478,9 +478,17 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "ack", "id": msg_id, "version": applied.version,
                                   "duplicate": applied.duplicate})
             if applied.duplicate:  # a resend after a reconnect: that move's frames may have died with a process
-                await in_thread(services.republish)(self.game_id)
+                await self._after_duplicate(applied.version)
         finally:
             self.busy -= 1
+
+    async def _after_duplicate(self, version: int) -> None:
+        """Every viewer gets the version's frames once more, the first time it is resent; later
+        resends get this socket's own frame, and only if it has not had that version."""
+        if await in_thread(first_republish)(self.game_id, version):
+            await in_thread(services.republish)(self.game_id)
+        elif self.last_version < (self.game_id, version):
+            await self._resync()
 
     async def _error(self, msg_id, code: str) -> None:
         with translation.override(self.lang):

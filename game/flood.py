@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import time
 
+from django.core.cache import cache
+
+REPUBLISH_MEMORY = 60  # seconds a republished version is remembered
+
 
 class TokenBucket:
     """`burst` messages at once, then `rate` a second on average."""
@@ -30,3 +34,11 @@ class TokenBucket:
             return False
         self.tokens -= 1
         return True
+
+
+def first_republish(game_id: int, version: int) -> bool:
+    """Is this the first resent move that asks for `version`'s frames to go out again (to every
+    viewer)? A frame lost with a dying process needs one republish; each later resend of the same
+    move gets at most its sender's own frame, so resending cannot make the server rebuild and
+    send every viewer's frame again and again. Shared by the processes through the cache."""
+    return cache.add(f"republished:{game_id}:{version}", 1, timeout=REPUBLISH_MEMORY)

@@ -377,3 +377,23 @@ def test_every_ping_the_client_sends_on_time_is_a_heartbeat():
     js = (Path(consumers.__file__).parent / "static" / "game" / "connection.js").read_text()
     ping_every = int(re.search(r"const PING_EVERY_MS = (\d+);", js).group(1)) / 1000
     assert ping_every - consumers.HEARTBEAT_EVERY >= 0.5
+
+
+async def test_resending_an_applied_move_republishes_every_frame_once_then_only_the_senders():
+    """A resent move's frames go to every viewer once (they may have died with a process); a socket
+    resending it again and again made the server rebuild and send every viewer's frame each time."""
+    players, table, game = await database_sync_to_async(_setup)(humans=2)
+    comms = await _open_all(table, players)
+    mover = game.deadline_seats[0]
+    (comm, frame), (other, _) = comms[mover - 1], comms[2 - mover]
+    action = frame["view"]["legal"][0]
+    await comm.send_json_to({"id": "dup-1", "version": frame["version"], "action": action})
+    await receive_until(other, lambda f: f["type"] == "state" and f["version"] == 1)
+    for _ in range(10):
+        await comm.send_json_to({"id": "dup-1", "version": 0, "action": action})
+    acks = 0
+    while acks < 10:
+        acks += (await receive_until(comm, lambda f: f["type"] == "ack"))["duplicate"] is True
+    resent = [f for f in await drain(other, quiet=0.5) if f["type"] == "state"]
+    assert len(resent) <= 1
+    await _close(comm, other)
