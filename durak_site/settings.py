@@ -195,7 +195,8 @@ BOT_SCHEDULER = ""  # "" = "celery" with Redis, "local" without; "off" in tests 
 REALTIME_HOLD_AFTER_COMMIT = float(os.environ.get("REALTIME_HOLD_AFTER_COMMIT", "0"))
 
 # Fair results (issue 13; stated on the rules page): what a rated game needs, and what cannot farm rating.
-RATINGS_MIN_ROUNDS = 2  # a rated game lasts more than one round, with a move of his own by every person
+RATINGS_MIN_ROUNDS = 2  # a rated game lasts more than one round
+RATINGS_MIN_OWN_SHARE = 0.5  # a win counts for a person who made at least this share of his seat's moves
 RATINGS_PROVISIONAL_GAMES = 5  # a new account's first rated games are provisional ...
 RATINGS_PROVISIONAL_FACTOR = 0.0  # ... and move an established opponent's rating by this fraction
 RATINGS_PAIR_GAMES_PER_DAY = 5  # rated games the same two accounts may play together in 24 hours

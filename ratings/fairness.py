@@ -1,15 +1,20 @@
-"""Whether a finished game is rated, and each person's rating change: 004's ±15 and the club's
-anti-farming rules (issue 13, stated on the rules page; the numbers are settings ``RATINGS_*``).
+"""Whether a finished game is rated, and each person's rating change: ±15 and the club's anti-farming
+rules (stated on the rules page; the numbers are settings ``RATINGS_*``).
 
 In order:
 
-1. Unrated for everybody: an aborted game; bots at the table (or fewer than two people from the
-   start); two players connecting from one address; the same two accounts already played their
+1. Unrated for everybody: an aborted game (a person who had left it still pays his loss: the last
+   person leaving cannot cancel the first one's); bots at the table (or fewer than two people from
+   the start); two players connecting from one address; the same two accounts already played their
    daily share of rated games together.
-2. Too short (one round, or a person who never moved himself): unrated, but a person who lost by
-   default (left, did not return, lost on time, banned) still pays: leaving early costs the leaver,
-   the one who stays gains only from a real game.
-3. Otherwise rated, ±15 by outcome; a player facing a provisional account (fewer than
+2. Too short (one round): unrated, but a person who lost by default (left, did not return, lost on
+   time, banned) still pays: leaving early costs the leaver, the one who stays gains only from a
+   real game.
+3. Otherwise rated by the board, ±15 by outcome. Moves the clock or a bot made for a seat are the
+   seat's: a person who let them play is rated like anyone, so sitting a lost game out neither
+   denies the opponent his win nor saves the loss. But a person who made fewer than
+   ``RATINGS_MIN_OWN_SHARE`` of his seat's moves himself cannot collect a win for it (he gets 0;
+   a loss still costs him). A player facing a provisional account (fewer than
    ``RATINGS_PROVISIONAL_GAMES`` rated games) moves by ``RATINGS_PROVISIONAL_FACTOR`` of that
    (0: not at all, and his line says "provisional"). A provisional account's own rating moves.
 """
@@ -21,6 +26,7 @@ from datetime import timedelta
 from itertools import combinations
 
 from django.conf import settings
+from django.db.models import Count
 
 from game import outcomes as codes
 from game.models import Game, GameEvent
@@ -57,11 +63,15 @@ def judge(game, humans: list, seat_outcomes: dict[int, str], all_seats: list) ->
     """The verdict for a finishing game: `humans` are its people's GameSeat rows (with .player)."""
     shared = _shared_address(humans)
     reason = _unrated_for_everybody(game, humans, all_seats, seat_outcomes, shared)
+    if reason == ABORTED and not _bots_played(game, humans, all_seats):
+        return Verdict(False, reason, _leavers_pay(humans, seat_outcomes), shared_address=shared)
     if reason:
         return Verdict(False, reason, shared_address=shared)
-    if _too_short(game, humans):
+    if _too_short(game):
         return Verdict(False, TOO_SHORT, _leavers_pay(humans, seat_outcomes), shared_address=shared)
     deltas, withheld = _rated_changes(humans, seat_outcomes)
+    for player_id in _mostly_played_for(game, humans):
+        deltas[player_id] = min(deltas.get(player_id, 0), 0)  # no win for a game a bot or the clock played
     return Verdict(bool(deltas), PROVISIONAL if withheld else "", deltas, shared_address=shared)
 
 
@@ -112,13 +122,29 @@ def _pair_limit_reached(humans, finished_at) -> bool:
     return False
 
 
-def _too_short(game, humans) -> bool:
-    """Real play: more than one round, and a move of his own by every person."""
-    if int((game.state or {}).get("round") or 1) < settings.RATINGS_MIN_ROUNDS:
-        return True
-    moved = set(GameEvent.objects.filter(game=game, source="player").order_by()
-                .values_list("seat", flat=True).distinct())
-    return any(s.number not in moved for s in humans)
+def _too_short(game) -> bool:
+    """Real play: more than one round."""
+    return int((game.state or {}).get("round") or 1) < settings.RATINGS_MIN_ROUNDS
+
+
+def _mostly_played_for(game, humans) -> set[int]:
+    """The people who made fewer than RATINGS_MIN_OWN_SHARE of their seat's moves themselves (the
+    rest the clock or a bot made): a win there is not theirs to collect."""
+    own: dict[int, int] = {}
+    total: dict[int, int] = {}
+    rows = (GameEvent.objects.filter(game=game, seat__isnull=False).order_by()
+            .values_list("seat", "source").annotate(n=Count("id")))
+    for seat, source, n in rows:
+        total[seat] = total.get(seat, 0) + n
+        if source == "player":
+            own[seat] = own.get(seat, 0) + n
+    share = float(settings.RATINGS_MIN_OWN_SHARE)
+    out = set()
+    for s in humans:
+        mine = own.get(s.number, 0)
+        if mine == 0 or mine < share * total.get(s.number, 0):
+            out.add(s.player_id)
+    return out
 
 
 def _leavers_pay(humans, seat_outcomes) -> dict[int, int]:
