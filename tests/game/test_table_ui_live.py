@@ -366,3 +366,26 @@ def test_a_person_plays_a_whole_game_against_two_master_bots_by_clicking(transac
     assert GameEvent.objects.filter(game=game, source="bot").count() > 0
     assert not page.errors, page.errors
     close(context)
+
+
+def test_a_move_lost_on_its_way_is_sent_again_when_the_socket_reopens(transactional_db, asgi_live_server, browser):
+    """The move reached a process that died (or was stopping) before it answered: the page keeps it
+    and sends it again, under the same id, as soon as its socket is back; it is applied once."""
+    from game.models import Game, GameEvent
+
+    anna, boris = make_player("Потеря"), make_player("Возврат")
+    table, game = start_table([anna, boris])
+    mover = game.deadline_seats[0]
+    context, page = open_table(browser, asgi_live_server, [anna, boris][mover - 1], table)
+    action = choose(view(page))
+    page.evaluate("window.__table.loseNextSend()")
+    click_move(page, action)
+    page.wait_for_function("window.__table.inflight !== null", timeout=5000)
+    time.sleep(0.5)
+    assert Game.objects.get(pk=game.pk).version == 0  # it never arrived
+    page.evaluate("window.__table.dropSocket()")
+    page.wait_for_function("window.__table.version === 1", timeout=15000)
+    page.wait_for_function("window.__table.inflight === null", timeout=5000)
+    assert GameEvent.objects.filter(game=game, source="player").count() == 1
+    assert not page.errors, page.errors
+    close(context)

@@ -33,7 +33,7 @@ export function send(action) {
     return;
   }
   clearError();
-  S.inflight = { id: msg.id, action, at: Date.now(), version: S.version };
+  S.inflight = { id: msg.id, action, at: Date.now(), version: S.version, msg };
   S.sentById.set(msg.id, action);
   S.selected = null;
   S.pending = null;
@@ -41,10 +41,24 @@ export function send(action) {
   S.catchSel = null;
   sounds.play("card");
   render();
-  const id = msg.id;
+  unacknowledged(msg.id, 1);
+}
+
+// A move with no ack yet is sent again with the same id (the server applies a message id once and
+// acks the resend): once when the socket reopens (the process that had it may have died, or was
+// stopping), and once if the open socket stays silent about it; only then is it given up.
+function unacknowledged(id, tries) {
   setTimeout(() => {
-    if (S.inflight && S.inflight.id === id) { S.inflight = null; render(); }
+    if (!S.inflight || S.inflight.id !== id) return;
+    if (tries > 0 && S.conn && S.conn.send(S.inflight.msg)) { unacknowledged(id, tries - 1); return; }
+    S.inflight = null;
+    render();
   }, CFG.harness ? 1500 : 8000);
+}
+
+/** The socket (re)opened: a move still waiting for its ack goes again, under the same id. */
+export function resendUnacknowledged() {
+  if (S.inflight && S.inflight.msg && S.conn) S.conn.send(S.inflight.msg);
 }
 
 function select(card) {

@@ -8,7 +8,7 @@
 
 import { Clock } from "./clock.js";
 import { Connection } from "./connection.js";
-import { bindControls } from "./controls.js";
+import { bindControls, resendUnacknowledged } from "./controls.js";
 import { tick } from "./countdown.js";
 import { banner } from "./feedback.js";
 import { onFrame } from "./frames.js";
@@ -33,6 +33,11 @@ window.__table = {
   get pending() { return S.pending; },
   receive(frame) { if (CFG.harness) onFrame(frame, Date.now()); },
   dropSocket() { if (S.conn && S.conn.ws) S.conn.ws.close(4000); }, // as if the network blinked
+  loseNextSend() { // as if the message died with the process that received it
+    const ws = S.conn && S.conn.ws;
+    if (ws) { const real = ws.send.bind(ws); ws.send = () => { ws.send = real; }; }
+  },
+  get inflight() { return S.inflight ? S.inflight.id : null; },
 };
 
 if (CFG.harness) {
@@ -40,7 +45,11 @@ if (CFG.harness) {
 } else if (CFG.ws_url) {
   S.conn = new Connection(CFG.ws_url, {
     frame: onFrame,
-    open: (restored) => { S.connected = true; root.classList.remove("offline"); if (restored) banner(T.connection_restored, "ok"); else banner(null); },
+    open: (restored) => {
+      S.connected = true; root.classList.remove("offline");
+      if (restored) banner(T.connection_restored, "ok"); else banner(null);
+      resendUnacknowledged();
+    },
     lost: () => { S.connected = false; root.classList.add("offline"); banner(T.connection_lost, "lost"); },
     fatal: () => { banner(T.connection_closed, "lost"); },
   });
