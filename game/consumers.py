@@ -112,7 +112,8 @@ def _checked_move(session_key, user, known: int, game_id: int, version: int, msg
     return generation, None, services.apply_player_action(game_id, user, version, msg_id, action)
 
 
-def _checked_beat(session_key, user, known: int, table_id: int, game_id: int | None, seated: bool):
+def _checked_beat(session_key, user, known: int, table_id: int, game_id: int | None, seated: bool,
+                  socket_id: str):
     """One thread hop per heartbeat: the session check, the socket count, presence, and the game's
     version (a frame lost with a dying process is noticed by it). A seated player's presence write
     checks the session generation itself; only when it moved is the session loaded."""
@@ -124,12 +125,12 @@ def _checked_beat(session_key, user, known: int, table_id: int, game_id: int | N
             if reason is not None:
                 return known, reason, None
             version = services.heartbeat(game_id, user)
-        socket_count.alive(table_id, user.pk)
+        socket_count.alive(table_id, user.pk, socket_id)
         return known, None, version
     generation, reason = _session_check(session_key, user.pk, known)
     if reason is not None:
         return generation, reason, None
-    socket_count.alive(table_id, user.pk)
+    socket_count.alive(table_id, user.pk, socket_id)
     _logged(lobby_services.touch_presence)(table_id, user.pk)
     return generation, None, services.game_version(game_id) if game_id is not None else None
 
@@ -159,12 +160,12 @@ def _where_now(session, user, table_id: int) -> tuple[dict | None, tuple | None]
     return info, access.role(table_id, user)
 
 
-def _arrive(table_id: int, user, game_id: int | None, seated_in_play: bool) -> dict | None:
+def _arrive(table_id: int, user, game_id: int | None, seated_in_play: bool, socket_id: str) -> tuple:
     """One thread hop after the handshake: count the socket, mark him present in the waiting room,
     and at a running game his seat connected again; then read what the socket shows. This read comes
     after the socket joined its groups, so no change committed before it listened is missed (the
     read in `_admit` came before), and after `set_connected`, which changes the frame."""
-    socket_count.opened(table_id, user.pk)
+    socket_count.opened(table_id, user.pk, socket_id)
     _logged(lobby_services.set_presence)(table_id, user.pk, True)
     if seated_in_play:
         services.set_connected(game_id, user, True)
@@ -234,7 +235,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         shutdown.track(self)
         self.counted = True
         seated_in_play = self.seat is not None and bool(info.get("playing"))
-        info, self.role = await in_thread(_arrive)(self.table_id, self.user, self.game_id, seated_in_play)
+        info, self.role = await in_thread(_arrive)(self.table_id, self.user, self.game_id, seated_in_play,
+                                                   self.channel_name)
         if seated_in_play:
             self.last_beat = time.monotonic()
         await self._resync(info)
@@ -266,7 +268,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if user is None or not user.is_authenticated or not hasattr(self, "table_id") or not self.counted:
             return
         self.counted = False
-        if await sync_to_async(socket_count.closed, thread_sensitive=False)(self.table_id, user.pk):
+        if await sync_to_async(socket_count.closed, thread_sensitive=False)(self.table_id, user.pk,
+                                                                            self.channel_name):
             return  # another tab of his is still open at this table: he is still here
         await _set_presence(self.table_id, user.pk, False)
         if self.game_id is not None and self.seat is not None:
@@ -415,7 +418,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         self.last_beat = time.monotonic()
         self.generation, reason, version = await in_thread(_checked_beat)(
-            self.session_key, self.user, self.generation, self.table_id, self.game_id, self.seat is not None)
+            self.session_key, self.user, self.generation, self.table_id, self.game_id, self.seat is not None,
+            self.channel_name)
         if reason is not None:
             await self._end(reason)
             return
