@@ -23,6 +23,7 @@ CATALOGUE = {
     "bad_id": _("The message id must be a string of at most 64 characters."),
     "bad_version": _("The version must be a whole number."),
     "flooding": _("Too many messages; slow down."),
+    "too_many_sockets": _("Too many open tables from your account or address; close some tabs."),
     "no_game": _("No game is running at this table."),
     # moves (game.services)
     "bad_action": _("That is not a valid move."),

@@ -141,7 +141,8 @@ if REDIS_URL and CHANNEL_LAYER == "PUBSUB":
                        "prefix": redis_channel_prefix(REDIS_URL)},
         }
     }
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "OPTIONS": {"pool_class": "durak_site.redis_pool.SharedBlockingPool"}}}
 elif REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -155,10 +156,16 @@ elif REDIS_URL:
                        "capacity": 1500, "expiry": 30, "prefix": redis_channel_prefix(REDIS_URL)},
         }
     }
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "OPTIONS": {"pool_class": "durak_site.redis_pool.SharedBlockingPool"}}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Table sockets one account / one address may hold open on one web process (game/socket_limits.py).
+# Behind a reverse proxy set TRUSTED_PROXY_HOPS, or every client has the proxy's address.
+SOCKETS_PER_ACCOUNT = env_int("SOCKETS_PER_ACCOUNT", 20, minimum=1)
+SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 500, minimum=1)
 
 # Timers: Celery (beat's scheduler enqueues sweeps) with Redis; an in-process ticker running them without.
 TIMERS_BACKEND = "celery" if REDIS_URL else "ticker"

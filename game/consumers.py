@@ -12,7 +12,8 @@ the session itself is loaded only when that number moved).
 
 Close codes (the client shows them in words; an error frame with the same meaning comes first where
 there is one): 4401 not signed in or the session ended, 4403 banned, 4404 no such table (also a
-private table the viewer may not see, and any unknown path), 4429 flooding, 4012 service restart.
+private table the viewer may not see, and any unknown path), 4429 flooding, 4408 too many
+sockets of one account or address (game/socket_limits.py), 4012 service restart.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from accounts import services as accounts_services
 from accounts import sessions
 from durak_site import realtime
 from durak_site.db import in_thread
-from game import access, services, shutdown, socket_count, socket_hooks
+from game import access, services, shutdown, socket_count, socket_hooks, socket_limits
 from game.errors import ServiceError, message_for
 from game.flood import TokenBucket, first_republish
 from lobby import services as lobby_services
@@ -191,6 +192,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     closing: bool = False  # close() was sent or the client went away: nothing more is sent
     repair: asyncio.Task | None = None  # a resend waiting to see whether a missing frame still comes
     role: tuple | None = None  # (host, seated) at the table: access.role, re-read on every lobby change
+    admitted: bool = False  # counted by socket_limits (released on disconnect)
 
     # ------------------------------------------------------------ dispatch
 
@@ -216,6 +218,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self._refuse(sessions.CLOSE_SESSION_ENDED)
             return
+        self.address = accounts_services.scope_client_ip(self.scope)
+        if not socket_limits.admit(self.user.pk, self.address):
+            await self.accept()
+            await self._error(None, "too_many_sockets")
+            await self.close(code=socket_limits.CLOSE_TOO_MANY)
+            return
+        self.admitted = True
         session = self.scope.get("session")
         self.session_key = session.session_key if session is not None else None
         # the number first, then the group, then the full check: a session ended at any moment is seen
@@ -241,7 +250,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.last_beat = time.monotonic()
         await self._resync(info)
         await socket_hooks.connected(self)
-        await _record_address(self.user.pk, accounts_services.scope_client_ip(self.scope))  # ratings: one address
+        await _record_address(self.user.pk, self.address)  # ratings: one address
 
     async def _refuse(self, code: int, reason: str | None = None) -> None:
         """Accept, then close with `code` (after an error frame saying why, for an ended session):
@@ -259,6 +268,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._leave(code)
         finally:
             shutdown.forget(self)
+            if self.admitted:
+                self.admitted = False
+                socket_limits.release(self.user.pk, self.address)
 
     async def _leave(self, code) -> None:
         for group in self.joined:

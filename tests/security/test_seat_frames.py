@@ -146,3 +146,28 @@ async def test_a_player_who_stood_up_loses_a_chat_hidden_from_spectators_at_once
     refused = await receive_until(comm, lambda f: f["type"] in ("chat_error", "chat"))
     assert refused["type"] == "chat_error"
     await close_quietly(comm)
+
+
+async def test_an_account_cannot_hold_more_sockets_than_allowed_and_a_closed_one_frees_its_place(settings):
+    settings.SOCKETS_PER_ACCOUNT = 3
+    players, table = await database_sync_to_async(lambda: ([make_player(), make_player()], None))()
+    table = await database_sync_to_async(make_table)(humans=players)
+    await database_sync_to_async(services.start_game)(table.pk)
+    comms = []
+    for _ in range(3):
+        comm, ok, _code = await open_socket(table.pk, players[0])
+        assert ok
+        await receive_until(comm, lambda f: f["type"] == "state")
+        comms.append(comm)
+    extra, ok, _code = await open_socket(table.pk, players[0])
+    refused = await receive_until(extra, lambda f: f["type"] == "error")
+    assert refused["code"] == "too_many_sockets" and refused["message"]
+    output = await extra.receive_output(timeout=5)
+    assert output == {"type": "websocket.close", "code": 4408}
+    other, ok, _code = await open_socket(table.pk, players[1])  # someone else is not affected
+    assert (await receive_until(other, lambda f: f["type"] == "state"))["seat"] == 2
+    await close_quietly(comms.pop())
+    again, ok, _code = await open_socket(table.pk, players[0])
+    assert (await receive_until(again, lambda f: f["type"] == "state"))["seat"] == 1
+    for comm in [*comms, other, again]:
+        await close_quietly(comm)

@@ -12,7 +12,7 @@ export function uuid() {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-const FATAL_CLOSE = new Set([4401, 4403, 4404, 4400, 1008]); // not allowed here: do not retry forever
+const FATAL_CLOSE = new Set([4401, 4403, 4404, 4400, 1008, 4408]); // not allowed here: do not retry forever
 const SERVICE_RESTART = 4012; // the server process is stopping (a deploy): reconnect at once, quietly
 // The server judges a seat gone after 12 s without a ping (settings.TIMERS_HEARTBEAT_TIMEOUT).
 const PING_EVERY_MS = 5000;
