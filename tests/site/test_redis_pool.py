@@ -35,7 +35,7 @@ async def test_many_table_sockets_share_the_process_cache_connections(settings):
     await database_sync_to_async(services.start_game)(table.pk)
     before = await database_sync_to_async(_clients)()
     comms = []
-    for n in range(SOCKETS):
+    for _ in range(SOCKETS):
         watcher = await database_sync_to_async(make_player)()
         comm, ok, _code = await open_socket(table.pk, watcher)
         assert ok
