@@ -11,6 +11,7 @@ import json
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
+from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
@@ -125,14 +126,18 @@ def deadline_seconds(game: Game) -> float | None:
     if game.deadline is None or not game.deadline_kind:
         return None
     if game.deadline_kind == Game.DeadlineKind.CHECK:
-        return engine_check_seconds()
-    return float(game.turn_seconds or 30)
+        return check_seconds()
+    return turn_seconds(game)
 
 
-def engine_check_seconds() -> float:
-    from django.conf import settings
-
+def check_seconds() -> float:
+    """The cheater check window after a round's last card (settings.CHEATER_CHECK_SECONDS)."""
     return float(settings.CHEATER_CHECK_SECONDS)
+
+
+def turn_seconds(game: Game) -> float:
+    """The turn clock of a game (its table's setting; 30 s for a game recorded without one)."""
+    return float(game.turn_seconds or 30)
 
 
 def frame(game: Game, state: engine.GameState, seat: int | None, seats: list[dict]) -> dict:

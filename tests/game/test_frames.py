@@ -58,9 +58,9 @@ def test_the_seats_a_move_reads_with_its_lock_are_those_a_fresh_read_gives():
     services.set_connected(game.pk, c, False)  # an absent seat: his clock is in every frame
     services.leave_game(game.pk, b)  # a seat that left: a bot plays it
 
-    locked = services._lock_for_move(game.pk, a.pk)
+    locked = services.locking.lock_for_move(game.pk, a.pk)
 
     assert locked.seat_number == 1
-    assert locked.locked_seats == frames.game_seats(Game.objects.get(pk=game.pk))
-    assert [s.left_at is not None for s in locked.locked_seats] == [False, True, False]
-    assert [s.disconnected_at is not None for s in locked.locked_seats] == [False, False, True]
+    assert locked.seats == frames.game_seats(Game.objects.get(pk=game.pk))
+    assert [s.left_at is not None for s in locked.seats] == [False, True, False]
+    assert [s.disconnected_at is not None for s in locked.seats] == [False, False, True]

@@ -225,7 +225,7 @@ def test_a_change_whose_events_were_never_written_is_not_published():
     game = Game.objects.get(pk=game.pk)
     state = event_log.append(game, engine.GameState.from_json(game.state), seat, legal[0], source="player")
     with pytest.raises(RuntimeError, match="never written"):
-        services._publish(game, state)
+        services.sending.publish(game, state)
 
 
 def test_a_bot_move_carries_its_version_and_is_a_no_op_when_late():

@@ -1,0 +1,39 @@
+"""A change leaves: every viewer's frame built under the lock and sent after the commit, then the
+bot seats it awaits are queued (or, at a game's end, the lobby opens its rematch window)."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from durak_site import realtime
+from game import bots, engine, event_log, frames
+from game.models import Game, GameSeat
+from game.services import moves  # the bot move a change queues (moves send their own changes here)
+from lobby import services as lobby_services
+
+
+def state_of(game: Game) -> engine.GameState:
+    return engine.GameState.from_json(game.state)
+
+
+def publish(game: Game, state: engine.GameState, seats: list[GameSeat] | None = None) -> None:
+    """Under the lock: build every viewer's frame now, send them after the commit, then queue bots."""
+    event_log.assert_written(game)
+    seats = seats if seats is not None else frames.game_seats(game)
+    realtime.send_on_commit(frames.messages(game, state, seats))
+    if game.status == Game.Status.PLAYING:
+        awaited = bots.seats_to_move(state, seats)
+        if awaited:
+            game_id, version = game.pk, game.version
+            transaction.on_commit(lambda: bots.schedule_moves(game_id, version, awaited, moves.move_bot))
+    else:
+        table_id = game.table_id
+        transaction.on_commit(lambda: lobby_services.game_finished(table_id))
+
+
+def republish(game_id: int) -> None:
+    """Send every viewer the current frame again: a committed change whose frames may have died
+    with its process (found when its mover resends it after reconnecting elsewhere)."""
+    game = Game.objects.filter(pk=game_id).defer("initial_state").first()
+    if game is not None:
+        realtime.send(frames.messages(game, state_of(game), frames.game_seats(game)))
