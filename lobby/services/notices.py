@@ -1,0 +1,51 @@
+"""A waiting-room change is told: the table's version moves, its notice is written in every language,
+and the table's channel-layer group ``table-<id>`` hears ``{"type": "lobby.changed", "version": n}``
+after the commit."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.utils import translation
+
+from durak_site import realtime
+from lobby.models import Table
+from lobby.services.selectors import table_version
+
+Notice = Callable[[], str]  # the notice's text in the active language (rendered once per language)
+
+
+def in_every_language(notice: Notice) -> dict[str, str]:
+    """The notice written in every language of the site, so each reader sees his own."""
+    texts = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            texts[code] = str(notice())[:200]
+    return texts
+
+
+def bump(table: Table, notice: Notice | None = None, fields: list[str] | None = None) -> None:
+    """A waiting-room change: the table's version moves and its sockets hear of it. `fields`: the only
+    columns the change touched (else the whole row is saved)."""
+    table.version += 1
+    if notice is not None:
+        table.notice_texts = in_every_language(notice)
+        table.notice = table.notice_texts.get(settings.LANGUAGE_CODE, "")
+    table.save(update_fields=None if fields is None else [*fields, "version", "notice", "notice_texts", "updated_at"])
+    realtime.send_on_commit([changed_message(table.pk, table.version)])
+
+
+def changed_message(table_id: int, version: int) -> realtime.Message:
+    return realtime.table_group(table_id), {"type": "lobby.changed", "version": version}
+
+
+def then(first: Notice, second: Notice) -> Notice:
+    return lambda: f"{first()} {second()}"
+
+
+def broadcast_table(table_id, version=None) -> None:
+    """Tell everyone on the table page that the waiting room changed (they re-fetch the fragment)."""
+    if version is None:
+        version = table_version(table_id) or 0
+    realtime.send([changed_message(table_id, version)])
