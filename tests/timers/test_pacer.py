@@ -36,10 +36,10 @@ def test_a_deadline_read_by_raw_sql_is_aware_whatever_the_driver_hands_back():
     """SQLite gives text or (3.40 for a subquery's column) a naive datetime, both UTC; Postgres an
     aware one: the pacer compares them with the database's now, so all must come back aware."""
     moment = datetime(2026, 12, 1, 0, 16, 7, 168751, tzinfo=UTC)
-    assert timers._as_datetime(moment.replace(tzinfo=None)) == moment
-    assert timers._as_datetime("2026-12-01 00:16:07.168751") == moment
-    assert timers._as_datetime(moment) == moment
-    assert timers._as_datetime(None) is None
+    assert timers.pacer._as_datetime(moment.replace(tzinfo=None)) == moment
+    assert timers.pacer._as_datetime("2026-12-01 00:16:07.168751") == moment
+    assert timers.pacer._as_datetime(moment) == moment
+    assert timers.pacer._as_datetime(None) is None
 
 
 def test_next_deadline_is_the_earliest_pending_one_over_every_column():

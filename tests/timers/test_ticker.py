@@ -31,7 +31,7 @@ def test_only_server_processes_run_the_ticker(argv, environ, expected):
 
 
 def test_the_test_runner_itself_runs_no_ticker():
-    assert timers._ticker is None or not timers._ticker.is_alive()
+    assert timers.ticker._ticker is None or not timers.ticker._ticker.is_alive()
 
 
 @pytest.mark.django_db(transaction=True)

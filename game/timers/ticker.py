@@ -1,0 +1,95 @@
+"""The in-process ticker (the embedded default, and the daphne live server in tests): a daemon
+thread that sweeps whenever the pacer says so, started only in processes that serve the site."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+
+from django.conf import settings
+
+from game.timers.base import logger, reset_connection
+from game.timers.pacer import Pacer
+from game.timers.sweep import sweep
+
+_ticker: threading.Thread | None = None
+_ticker_stop = threading.Event()
+
+
+def run_paced(stop: threading.Event, pacer: Pacer | None = None) -> int:
+    """Sweep whenever the pacer says so until ``stop`` is set; returns how many deadlines fired."""
+    pacer = pacer or Pacer()
+    total = 0
+    while not stop.is_set():
+        due, wait = pacer.decide()
+        if due:
+            try:
+                total += len(sweep(full=pacer.sweep_full))
+            except Exception:  # sweep() does not raise; never let the loop die anyway
+                logger.exception("timers: ticker sweep failed")
+                reset_connection()
+        elif stop.wait(wait):
+            break
+    return total
+
+
+def _tick_loop(pacer: Pacer) -> None:
+    logger.info("timers: in-process ticker running (next deadline, re-read every %.2f s)", pacer.poll)
+    try:
+        run_paced(_ticker_stop, pacer)
+    finally:
+        reset_connection()  # this thread's own connection (the server-loop path closes its own)
+
+
+def start_ticker(interval: float | None = None) -> threading.Thread:
+    """Start (once per process) the daemon thread that sweeps when the pacer says (``interval``: its poll)."""
+    global _ticker
+    if _ticker is not None and _ticker.is_alive():
+        return _ticker
+    _ticker_stop.clear()
+    _ticker = threading.Thread(target=_tick_loop, args=(Pacer(poll=interval),), name="timers-ticker",
+                               daemon=True)
+    _ticker.start()
+    return _ticker
+
+
+def stop_ticker(timeout: float = 5.0) -> None:
+    global _ticker
+    _ticker_stop.set()
+    if _ticker is not None:
+        _ticker.join(timeout)
+    _ticker = None
+
+
+SERVER_PROGRAMS = {"daphne", "uvicorn", "gunicorn", "hypercorn"}
+
+
+def is_server_process(argv: list[str] | None = None, environ=None) -> bool:
+    """Is this process serving the site (runserver's serving child, daphne, ...), not migrate/tests?"""
+    argv = sys.argv if argv is None else argv
+    environ = os.environ if environ is None else environ
+    if not argv:
+        return False
+    program = os.path.basename(argv[0])
+    if program in SERVER_PROGRAMS:
+        return True
+    if len(argv) > 1 and argv[1] == "runserver":
+        # with the autoreloader only the child (RUN_MAIN=true) serves; the parent just watches files
+        return environ.get("RUN_MAIN") == "true" or "--noreload" in argv
+    return False
+
+
+def maybe_start_ticker() -> bool:
+    """Called from GameConfig.ready(): start the ticker where it belongs.
+
+    TIMERS_TICKER=1 forces it on (e.g. a daphne process in tests even when Celery is configured),
+    TIMERS_TICKER=0 forces it off; otherwise it runs in server processes when TIMERS_BACKEND is "ticker".
+    """
+    flag = os.environ.get("TIMERS_TICKER", "").strip().lower()
+    if flag in {"0", "false", "no", "off"}:
+        return False
+    if flag in {"1", "true", "yes", "on"} or (settings.TIMERS_BACKEND == "ticker" and is_server_process()):
+        start_ticker()
+        return True
+    return False
