@@ -1,4 +1,4 @@
-"""Ratings, their history, game records and series. Written only by ratings/services.py."""
+"""Ratings, their history, game records and series. Written only by ratings/services/."""
 
 from __future__ import annotations
 
@@ -206,7 +206,7 @@ class SeriesGame(models.Model):
 
 class ClubStanding(models.Model):
     """A player's club standing over series games (003): averages and club membership kept in
-    indexed columns (see services._update_club for the membership rule)."""
+    indexed columns (see services.club.update_club for the membership rule)."""
 
     player = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club",
                                   primary_key=True)
@@ -220,7 +220,7 @@ class ClubStanding(models.Model):
     excluded = models.BooleanField(default=False)  # left a series game before it ended (003)
     excluded_at = models.DateTimeField(null=True, blank=True)
     last_played = models.DateTimeField(null=True, blank=True)
-    # Club membership (003), kept by services._update_club in the transaction of each series game.
+    # Club membership (003), kept by services.club.update_club in the transaction of each series game.
     in_club = models.BooleanField(default=False)
     club_since = models.DateTimeField(null=True, blank=True)  # when the current membership began
     club_place = models.PositiveSmallIntegerField(null=True, blank=True)  # 1..CLUB_SIZE while in the club

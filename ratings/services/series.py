@@ -1,0 +1,176 @@
+"""Series (003): each game of a table's series scored, the series completed or broken, the club
+re-ranked, and the winners' choice of who leads the next game."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from ratings.errors import ServiceError
+from ratings.models import SERIES_STEP, ClubStanding, Outcome, Series, SeriesEntry, SeriesGame
+from ratings.services.club import CLUB_SIZE, MEMBERSHIP_FIELDS, lock_club, membership, update_club
+from ratings.services.selectors import next_first_attacker, open_series, table_id_of
+
+SERIES_DELTA = {Outcome.WIN: SERIES_STEP, Outcome.LOSS: -SERIES_STEP, Outcome.DRAW: 0}
+
+
+def _lineup(seats) -> list[list]:
+    return sorted([[s.number, s.player_id, "" if s.player_id else (s.bot_level or "bot")] for s in seats])
+
+
+def record_series_game(game, seats, outcomes: dict[int, str], finished_at) -> None:
+    """003, one game of a series, in the order of its rules: the game belongs to the table's open
+    series of these players (or starts one); each player scores it; leaving breaks the series and
+    excludes the leaver from the club; a complete series counts in full; the club is re-ranked; the
+    winners choose who leads the next game."""
+    length = _series_length(game.table_id)
+    if length <= 1:
+        return
+    series = _series_for(game, seats, length)
+    series.games_played += 1
+    SeriesGame.objects.create(series=series, game_id=game.pk, number=series.games_played)
+    entries = list(series.entries.select_for_update().order_by("seat"))
+    members, club = _lock_club_rows(entries)
+    left = set((game.result or {}).get("left") or [])
+    for e in entries:
+        _score_game(series, e, outcomes.get(e.seat, Outcome.DRAW), e.seat in left, club.get(e.player_id),
+                    finished_at)
+    complete = series.games_played >= series.length and not series.broken
+    if complete:
+        _complete_series(series, entries, club, finished_at)
+    _rerank_club(members, club, complete, finished_at)
+    _winners_choose_leader(series, game, outcomes)
+    series.save()
+
+
+def _series_length(table_id: int) -> int:
+    from lobby.models import Table  # noqa: PLC0415
+
+    return Table.objects.filter(pk=table_id).values_list("series_length", flat=True).first() or 1
+
+
+def _series_for(game, seats, length: int) -> Series:
+    """The table's open series if the same people play it, else a new one (other people break it)."""
+    lineup = _lineup(seats)
+    series = open_series(game.table_id, lock=True)
+    if series is not None and series.lineup == lineup:
+        return series
+    if series is not None:
+        series.broken = True  # other people now: that series stops here, a new one starts
+        series.save(update_fields=["broken"])
+    series = Series.objects.create(table_id=game.table_id, length=length,
+                                   pairs=bool((game.rules or {}).get("pairs")), lineup=lineup)
+    SeriesEntry.objects.bulk_create([
+        SeriesEntry(series=series, seat=s.number, player_id=s.player_id,
+                    bot_level="" if s.player_id else (s.bot_level or "bot"))
+        for s in seats
+    ])
+    return series
+
+
+def _lock_club_rows(entries) -> tuple[list[ClubStanding], dict[int, ClubStanding]]:
+    """(the club's members in club order, {player id: ClubStanding} of this game's people), locked."""
+    humans = sorted(e.player_id for e in entries if e.player_id)
+    lock_club()  # before any ClubStanding row: the membership below touches other players' rows
+    ClubStanding.objects.bulk_create([ClubStanding(player_id=i) for i in humans], ignore_conflicts=True)
+    rows = list(ClubStanding.objects.select_for_update().filter(Q(player_id__in=humans) | Q(in_club=True))
+                .order_by("player_id"))
+    human_ids = set(humans)
+    members = sorted((c for c in rows if c.in_club), key=lambda c: (c.club_place or CLUB_SIZE + 1, c.player_id))
+    return members, {c.player_id: c for c in rows if c.player_id in human_ids}
+
+
+def _score_game(series: Series, e: SeriesEntry, outcome: str, left: bool, c: ClubStanding | None, when) -> None:
+    """The losing pair pays 20, 10 to each winner (003); leaving breaks the series and the club."""
+    points = SERIES_DELTA[outcome]
+    e.games += 1
+    e.score += points
+    _count_series(e, outcome)
+    if left:
+        e.left = True
+        series.broken = True  # 003: leaving before the game ends breaks the series
+    e.save()
+    if c is None:
+        return
+    c.games += 1
+    c.score += points
+    c.average = c.score / c.games
+    c.last_played = when
+    if left and not c.excluded:
+        c.excluded = True  # 003: «в противном случае Вы исключаетесь из клуба»
+        c.excluded_at = when
+
+
+def _count_series(entry: SeriesEntry, outcome: str) -> None:
+    if outcome == Outcome.WIN:
+        entry.wins += 1
+    elif outcome == Outcome.LOSS:
+        entry.losses += 1
+    else:
+        entry.draws += 1
+
+
+def _complete_series(series: Series, entries, club: dict[int, ClubStanding], when) -> None:
+    """A cycle of the full length: each person's full-series average counts for the club."""
+    series.finished = True
+    series.finished_at = when
+    for e in entries:
+        if e.player_id:
+            c = club[e.player_id]
+            c.full_series += 1
+            c.full_games += e.games
+            c.full_score += e.score
+            c.full_average = c.full_score / c.full_games
+
+
+def _rerank_club(members: list[ClubStanding], club: dict[int, ClubStanding], complete: bool, when) -> None:
+    before = {m.player_id: membership(m) for m in members}
+    update_club(members, [club[i] for i in sorted(club)], complete, when)
+    for c in club.values():
+        c.save()
+    others = [m for m in members if m.player_id not in club and membership(m) != before[m.player_id]]
+    if others:
+        ClubStanding.objects.bulk_update(others, MEMBERSHIP_FIELDS)
+
+
+def _winners_choose_leader(series: Series, game, outcomes: dict[int, str]) -> None:
+    """003: the winners choose who of them leads next; until they do, the first of them out."""
+    winners = sorted(n for n, o in outcomes.items() if o == Outcome.WIN)
+    series.winner_seats = winners
+    out_order = [n for n in ((game.state or {}).get("out") or []) if n in winners]
+    series.next_leader_seat = (out_order[0] if out_order else winners[0]) if winners else None
+    series.next_leader_chosen_by = None
+
+
+def _table_playing(table_id: int) -> bool:
+    from game.models import Game  # noqa: PLC0415
+
+    return Game.objects.filter(table_id=table_id, status=Game.Status.PLAYING).exists()
+
+
+@transaction.atomic
+def choose_series_leader(table, by_player, seat: int) -> Series:
+    """003: the winners' pair chooses which of them leads the next game of the series."""
+    table_id = table_id_of(table)
+    series = open_series(table_id, lock=True)
+    if series is None or series.games_played == 0:
+        raise ServiceError("no_series", _("No series is running at this table."))
+    if _table_playing(table_id):
+        raise ServiceError("game_running", _("The next game has already started."))
+    if not series.winner_seats:
+        raise ServiceError("no_winners", _("The last game was a draw: the lowest trump leads the next one."))
+    mine = series.entries.filter(player_id=getattr(by_player, "pk", None), seat__in=series.winner_seats).first()
+    if mine is None:
+        raise ServiceError("not_winner", _("Only the winners of the last game choose who leads the next one."))
+    if type(seat) is not int or seat not in series.winner_seats:
+        raise ServiceError("bad_seat", _("The next game can only be led by one of the winners."))
+    series.next_leader_seat = seat
+    series.next_leader_chosen_by = by_player
+    series.save(update_fields=["next_leader_seat", "next_leader_chosen_by"])
+    return series
+
+
+def on_choose_first_attacker(sender, table_id: int, players: int, **kwargs) -> int | None:
+    """game.signals.choose_first_attacker: in a running series the winners chose the next leader."""
+    return next_first_attacker(table_id)
