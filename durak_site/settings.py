@@ -178,7 +178,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 4
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TIMEZONE = "UTC"
 
-# Deadlines are columns; one sweeper fires the overdue ones (game/timers.py). Its pacer reads the
+# Deadlines are columns; one sweeper fires the overdue ones (game/timers/). Its pacer reads the
 # earliest pending deadline at least every TIMERS_SWEEP_SECONDS and asks for a sweep when one falls due,
 # and for a full sweep (heartbeats, bot safety net, retries) every TIMERS_FULL_SWEEP_SECONDS. Beat's
 # scheduler (game/beat.py) enqueues those sweeps for a worker; without Redis the in-process ticker runs them.

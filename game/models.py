@@ -1,4 +1,4 @@
-"""Games, their seats and their append-only event log. Written only by game/services.py."""
+"""Games, their seats and their append-only event log. Written only by game/services/."""
 
 from __future__ import annotations
 

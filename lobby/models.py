@@ -1,4 +1,4 @@
-"""Tables and their seats. Written only by lobby/services.py."""
+"""Tables and their seats. Written only by lobby/services/."""
 
 from __future__ import annotations
 

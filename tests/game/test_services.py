@@ -447,7 +447,7 @@ def test_an_ended_game_leaves_no_seat_deadline_pending(end):
     assert GameSeat.objects.get(game=game, number=2).disconnect_deadline is not None
     if end == "abort":
         services.abort_game(game.pk, "moderator m")
-    else:  # under the lose policy his opponent's leaving ends the game (_finish)
+    else:  # under the lose policy his opponent's leaving ends the game (services.finish)
         services.leave_game(game.pk, a)
     assert Game.objects.get(pk=game.pk).status != "playing"
     assert not GameSeat.objects.filter(game=game, disconnect_deadline__isnull=False).exists()
