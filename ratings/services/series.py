@@ -23,7 +23,9 @@ def record_series_game(game, seats, outcomes: dict[int, str], finished_at) -> No
     """003, one game of a series, in the order of its rules: the game belongs to the table's open
     series of these players (or starts one); each player scores it; leaving breaks the series and
     excludes the leaver from the club; a complete series counts in full; the club is re-ranked; the
-    winners choose who leads the next game."""
+    winners choose who leads the next game. A game a moderator stopped is no game of the series."""
+    if (game.result or {}).get("reason") == "aborted":
+        return
     length = _series_length(game.table_id)
     if length <= 1:
         return

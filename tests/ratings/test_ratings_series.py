@@ -205,3 +205,14 @@ def test_the_series_page_names_a_bot_by_its_seat_as_the_room_and_the_game_do(cli
                and players[1].nick not in line and players[2].nick not in line)
     assert f"{bot} <small>" in row, row
     assert leads in html  # the winning pair's first seat, the bot, leads the next game
+
+
+def test_a_game_a_moderator_stopped_is_no_game_of_the_series():
+    table, ps = quartet()
+    play(table, ps, ODD_WIN)
+    stopped = finished_game_row(table, ps, {"reason": "aborted", "draw": False}, rules=PAIRS)
+    stopped.status = stopped.Status.ABORTED
+    stopped.save()
+    services.record_game_result(stopped)
+    series = Series.objects.filter(table=table).latest("pk")
+    assert series.games_played == 1 and scores(table) == {1: 10, 2: -10, 3: 10, 4: -10}
