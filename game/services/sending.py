@@ -28,7 +28,10 @@ def publish(game: Game, state: engine.GameState, seats: list[GameSeat] | None = 
             transaction.on_commit(lambda: bots.schedule_moves(game_id, version, awaited, moves.move_bot))
     else:
         table_id = game.table_id
-        transaction.on_commit(lambda: lobby_services.game_finished(table_id))
+        # who was at the table as it ended: the lobby's presence of a seated player was not kept
+        # during the game (his heartbeats went to his game seat), so the rematch window starts fresh
+        present = [s.player_id for s in seats if s.player_id and s.connected and s.left_at is None]
+        transaction.on_commit(lambda: lobby_services.game_finished(table_id, present))
 
 
 def republish(game_id: int) -> None:

@@ -138,20 +138,27 @@ def player_left_game(table_id, player_id) -> None:
     Seat.objects.filter(table_id=table_id, player_id=player_id).update(in_game=False)
 
 
-def game_finished(table_id) -> Table | None:
+def game_finished(table_id, present: list[int] = ()) -> Table | None:
     """Called by game.services after a game ends: open the 30 s rematch window (001/004). It runs in
     the hop of the move that ended the game, so it writes only what changes (one seats UPDATE for the
-    ready and in-game flags, only the table's changed columns)."""
+    ready and in-game flags, only the table's changed columns). `present`: the players connected to
+    the game as it ended; their waiting-room presence is fresh from now (the heartbeats during the
+    game did not refresh it, and the presence sweep marked them gone before the rematch)."""
     with locked_table(table_id, missing_ok=True) as locked:
         if locked is None:
             return None
         table = locked.table
         if table.status != Table.Status.PLAYING:
             return table
-        (Seat.objects.filter(models.Q(ready=True) | models.Q(in_game=True), table=table, player__isnull=False)
-         .update(ready=False, in_game=False))
+        now = db_now()
+        here = models.Q(player_id__in=list(present))
+        (Seat.objects.filter(models.Q(ready=True) | models.Q(in_game=True) | here, table=table, player__isnull=False)
+         .update(ready=False, in_game=False,
+                 connected=models.Case(models.When(here, then=True), default=models.F("connected")),
+                 last_seen=models.Case(models.When(here, then=now), default=models.F("last_seen")),
+                 inactive_deadline=models.Case(models.When(here, then=None), default=models.F("inactive_deadline"))))
         table.status = Table.Status.REMATCH
-        table.rematch_deadline = db_now() + timedelta(seconds=REMATCH_SECONDS)
+        table.rematch_deadline = now + timedelta(seconds=REMATCH_SECONDS)
         bump(table, lambda: _("The game is over. Press «Ready» within 30 s for a rematch."),
               fields=["status", "rematch_deadline"])
         return table

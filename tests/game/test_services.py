@@ -451,3 +451,26 @@ def test_an_ended_game_leaves_no_seat_deadline_pending(end):
         services.leave_game(game.pk, a)
     assert Game.objects.get(pk=game.pk).status != "playing"
     assert not GameSeat.objects.filter(game=game, disconnect_deadline__isnull=False).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_rematch_window_starts_with_the_players_who_were_at_the_game_present():
+    """A seated player's heartbeats during a game go to his game seat, not the waiting room: the
+    presence sweep then marked every seat gone in the rematch window, and the rematch was dealt
+    with everyone disconnected and an absence clock running."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from game.models import GameSeat
+    from lobby.models import Seat
+
+    a, b = make_player(), make_player()
+    table = make_table(humans=[a, b])
+    game = services.start_game(table.pk)
+    long_ago = timezone.now() - timedelta(minutes=10)
+    Seat.objects.filter(table=table).update(connected=False, last_seen=long_ago)
+    GameSeat.objects.filter(game=game).update(connected=True)
+    services.leave_game(game.pk, b)  # policy "lose": the game ends
+    seats = {s.player_id: s for s in Seat.objects.filter(table=table)}
+    assert seats[a.pk].connected and seats[a.pk].last_seen > long_ago
