@@ -46,3 +46,37 @@ def record_game(rules: Rules, players: int, seed: int, levels: Mapping[int, str]
         s = apply_action(s, seat, a)
         log.append((seat, a))
     return initial, log
+
+
+def bench(games: int, *, rules: Rules | None = None, players: int = 2, seed: int = 1,
+          levels: str = "heuristic", budget=None, out=print) -> dict:
+    """Analyse ``games`` seeded bot games (every seat judged), printing a line per game and the
+    figures; returns them. CPU seconds of this process, so other load on the machine does not count."""
+    import statistics
+    import time
+
+    from game.engine.analysis.review import analyse
+
+    rules = rules or Rules()
+    names = levels.split(",")
+    per_game, decisions, widths, exact = [], 0, [], 0
+    for g in range(games):
+        level_of = {k: names[(k - 1) % len(names)] for k in range(1, players + 1)}
+        initial, log = record_game(rules, players, seed + g, level_of)
+        t0, w0 = time.process_time(), time.perf_counter()
+        result = analyse(initial, log, seed=f"bench-{seed + g}", budget=budget)
+        cpu, wall = time.process_time() - t0, time.perf_counter() - w0
+        judged = [r for r in result["decisions"] if r["kind"] == "judged"]
+        per_game.append(cpu)
+        decisions += len(judged)
+        widths += [r["half_width"] for r in judged]
+        exact += sum(1 for r in judged if r["exact"])
+        marks = sum(1 for r in judged if r["mark"])
+        out(f"game {seed + g}: {len(log)} events, {len(judged)} decisions judged ({marks} marked), "
+            f"{cpu:.1f} s CPU, {wall:.1f} s wall")
+    median = statistics.median(per_game)
+    rate = decisions / sum(per_game) if sum(per_game) else 0.0
+    within = sum(1 for w in widths if w <= 0.05)
+    out(f"95% half-width of the played move's chance: max {100 * max(widths, default=0):.1f} points, "
+        f"{within}/{len(widths)} within 5 points; {exact} decisions solved exactly")
+    return {"games": games, "median": median, "rate": rate, "max_half_width": max(widths, default=0.0)}
