@@ -51,6 +51,7 @@ class SeatAnalysis(models.Model):
     mistakes = models.PositiveIntegerField(default=0)  # «?»
     inaccuracies = models.PositiveIntegerField(default=0)  # «?!»
     turning_step = models.PositiveIntegerField(null=True, blank=True)
+    patterns = models.JSONField(default=dict, blank=True)  # mistake pattern code -> count (engine patterns.py)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -59,3 +60,13 @@ class SeatAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"{self.analysis_id}:{self.seat}"
+
+
+class AnalysisSettings(models.Model):
+    """A player's choice: analyse his rated games automatically when they end."""
+
+    player = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="analysis_settings")
+    auto = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: auto={self.auto}"

@@ -25,7 +25,7 @@ from game import engine
 from game.engine.analysis import Budget, analyse
 from game.models import Game, GameSeat
 
-from .models import Analysis, SeatAnalysis
+from .models import Analysis, AnalysisSettings, SeatAnalysis
 
 log = logging.getLogger(__name__)
 
@@ -157,7 +157,8 @@ def run(analysis_id: int) -> bool:
             SeatAnalysis.objects.bulk_create([
                 SeatAnalysis(analysis_id=analysis_id, seat=int(n), player_id=by_number[int(n)].player_id,
                              judged=f["judged"], accuracy=f["accuracy"], blunders=f["marks"]["??"],
-                             mistakes=f["marks"]["?"], inaccuracies=f["marks"]["?!"], turning_step=f["turning"])
+                             mistakes=f["marks"]["?"], inaccuracies=f["marks"]["?!"], turning_step=f["turning"],
+                             patterns=f["patterns"])
                 for n, f in result["seats"].items()])
         return True
     except Exception as e:
@@ -168,3 +169,93 @@ def run(analysis_id: int) -> bool:
 
 def analysis_for(game: Game) -> Analysis | None:
     return Analysis.objects.filter(game=game).first()
+
+
+# --- automatic analyses and the profile ------------------------------------------------------
+
+AUTO_TASK = "analysis.tasks.auto_analyse_game"
+RECENT = 20  # the profile's average covers this many analysed games
+
+
+def set_auto(player, on) -> AnalysisSettings:
+    """Turn "analyse my rated games automatically" on or off (``on`` must be a bool)."""
+    if not player or not player.is_authenticated:
+        raise ServiceError("analysis_login")
+    if not isinstance(on, bool):
+        raise ServiceError("analysis_bad_setting")
+    if not _within_limit(f"settings:{player.pk}", 20, 60):
+        raise ServiceError("analysis_too_often_settings")
+    row, _created = AnalysisSettings.objects.update_or_create(player=player, defaults={"auto": on})
+    return row
+
+
+def auto_enabled(player) -> bool:
+    return bool(player and player.is_authenticated
+                and AnalysisSettings.objects.filter(player_id=player.pk, auto=True).exists())
+
+
+def on_game_finished(sender, game, seats=None, **kwargs) -> None:
+    """game.signals.game_finished (inside the finishing transaction): no statement here; after the
+    commit the analysis queue decides whether anyone at the table wants the game analysed."""
+    if game.status != Game.Status.FINISHED or not any(getattr(s, "player_id", None) for s in seats or ()):
+        return
+    game_id = game.pk
+    transaction.on_commit(lambda: _send_auto(game_id))
+
+
+def _send_auto(game_id: int) -> None:
+    mode = runner()
+    if mode == "celery":
+        try:
+            celery_app.send_task(AUTO_TASK, args=(game_id,), queue="analysis")
+        except Exception:
+            log.warning("could not queue the automatic analysis of game %s", game_id, exc_info=True)
+    elif mode == "local":
+        threading.Thread(target=_auto_in_thread, args=(game_id,), daemon=True).start()
+
+
+def _auto_in_thread(game_id: int) -> None:
+    try:
+        auto_analyse(game_id)
+    finally:
+        connection.close()
+
+
+def auto_analyse(game_id: int) -> bool:
+    """In the worker: a rated finished game one of whose players asked for automatic analyses is
+    analysed (once; no rate limit: it is the player's standing choice). True when it ran here."""
+    game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED, rated=True).first()
+    if game is None:
+        return False
+    wanting = AnalysisSettings.objects.filter(
+        auto=True, player_id__in=GameSeat.objects.filter(game=game).values("player_id")).values_list("player_id", flat=True)
+    who = next(iter(wanting), None)
+    if who is None:
+        return False
+    analysis, created = Analysis.objects.get_or_create(game=game, defaults={"requested_by_id": who})
+    return created and run(analysis.pk)
+
+
+def profile_summary(player) -> dict | None:
+    """The player's accuracy over his last RECENT analysed games (judged seats of his), its trend
+    (the newer half against the older) and his most frequent mistake pattern if one stands out."""
+    rows = list(SeatAnalysis.objects.filter(player_id=player.pk, accuracy__isnull=False)
+                .order_by("-created_at", "-pk").values_list("accuracy", "patterns")[:RECENT])
+    if not rows:
+        return None
+    values = [a for a, _p in rows]
+    half = len(values) // 2
+    newer, older = values[:half], values[half:]
+    trend = "flat"
+    if half >= 2:
+        delta = sum(newer) / len(newer) - sum(older) / len(older)
+        trend = "up" if delta > 0.02 else "down" if delta < -0.02 else "flat"
+    counts: dict[str, int] = {}
+    for _a, patterns in rows:
+        for code, n in (patterns or {}).items():
+            counts[code] = counts.get(code, 0) + int(n)
+    total = sum(counts.values())
+    common = max(counts, key=lambda c: (counts[c], c)) if counts else ""
+    stands_out = bool(common) and counts[common] >= 3 and counts[common] * 3 >= total
+    return {"games": len(values), "accuracy": round(100 * sum(values) / len(values)), "trend": trend,
+            "pattern": common if stands_out else ""}

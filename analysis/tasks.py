@@ -21,3 +21,12 @@ def analyse_game(analysis_id: int) -> None:
         services.run(analysis_id)
     except Exception:
         logger.exception("analyse_game(%r) failed", analysis_id)
+
+
+@shared_task(name=services.AUTO_TASK, ignore_result=True, acks_late=True)
+def auto_analyse_game(game_id: int) -> None:
+    """A game just ended: analyse it if it is rated and one of its players asked for that."""
+    try:
+        services.auto_analyse(game_id)
+    except Exception:
+        logger.exception("auto_analyse_game(%r) failed", game_id)

@@ -7,4 +7,5 @@ urlpatterns = [
     path("games/<int:game_id>/", views.page, name="page"),
     path("games/<int:game_id>/request/", views.request_view, name="request"),
     path("games/<int:game_id>/progress/", views.progress, name="progress"),
+    path("settings/", views.settings_view, name="settings"),
 ]

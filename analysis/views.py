@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -104,6 +105,22 @@ def request_view(request, game_id: int):
     except ServiceError as e:
         return _page(request, game, problem=e.message, status=STATUS_CODES.get(e.code, 400))
     return redirect(reverse("analysis:page", args=[game.pk]), permanent=False)
+
+
+@require_POST
+def settings_view(request):
+    """The profile's switch "analyse my rated games automatically" (auto=1 / auto=0)."""
+    raw = request.POST.get("auto", "")
+    try:
+        services.set_auto(request.user, {"1": True, "0": False}.get(raw, raw))
+    except ServiceError as e:
+        messages.error(request, e.message)
+        status = STATUS_CODES.get(e.code, 400)
+        if not request.user.is_authenticated:
+            return HttpResponse(e.message, status=status)
+    else:
+        messages.success(request, _("Saved."))
+    return redirect(reverse("accounts:profile"))
 
 
 @require_GET

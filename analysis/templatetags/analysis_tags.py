@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from analysis import services
+from analysis import describe, services
 
 register = template.Library()
 
@@ -13,3 +13,12 @@ register = template.Library()
 def game_analysis(game):
     """The game's Analysis row, or None."""
     return services.analysis_for(game) if getattr(game, "pk", None) else None
+
+
+@register.simple_tag
+def analysis_profile(player) -> dict:
+    """{"summary": accuracy over his last analysed games or None, "auto": his automatic choice}."""
+    summary = services.profile_summary(player)
+    if summary and summary["pattern"]:
+        summary["pattern_label"] = describe.pattern(summary["pattern"])
+    return {"summary": summary, "auto": services.auto_enabled(player)}
