@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import random
 
+from scenario_kit import act
+from scenario_kit import game as scenario_game
+
 from game.engine import Rules, legal_actions, view_for
 from game.engine.analysis import Budget, analyse, judge_decision, mark_of, plan
 from game.engine.analysis.bench import record_game
@@ -144,3 +147,12 @@ def test_every_variant_is_analysed_and_bot_takeovers_count_for_nobody():
                 assert r["mark"] == ""
             if r["kind"] == "judged":
                 assert 0.0 <= r["chance"] <= r["best_chance"] + 1e-9 or r["best"] == r["played"]
+
+
+def test_a_trump_ace_spent_on_a_six_that_a_seven_beats_is_marked():
+    s = scenario_game([["6H", "8C", "9D", "10C", "JD", "QC"], ["7H", "AS", "6C", "7D", "8D", "9C"]], "7S", first_attacker=1)
+    s = act(s, 1, "attack", "6H")
+    record = judge_decision(Decision(2, 2, {"type": "defend", "card": "AS", "target": "6H"}, s, False), "ace", Budget())
+    assert record["best"] == {"type": "defend", "card": "7H", "target": "6H"}
+    assert record["mark"] in ("?!", "?", "??") and record["drop"] > record["drop_half_width"]
+    assert record["pattern"] == "trump_spent" and record["half_width"] <= 0.05

@@ -12,7 +12,7 @@ PATTERNS = (
     "cover_instead_of_transfer",  # covered where transferring was better
     "threw_in_instead_of_pass",  # threw a card in where passing was better
     "passed_instead_of_throw_in",  # passed where throwing a card in was better
-    "trump_spent",             # led or threw in a trump where a plain card was better
+    "trump_spent",             # played a trump (lead, throw-in, cover) where a plain card was better
     "wrong_card",              # the right kind of move with the wrong card
 )
 
@@ -34,7 +34,7 @@ def pattern_of(view: dict, played: dict, best: dict) -> str:
         return "threw_in_instead_of_pass"
     if p == "pass" and b == "attack":
         return "passed_instead_of_throw_in"
-    if p == "attack" and b == "attack" and card.endswith(trump or "?") and not (best.get("card") or "").endswith(trump or "?"):
+    if p == b and p in ("attack", "defend") and card.endswith(trump or "?") and not (best.get("card") or "").endswith(trump or "?"):
         return "trump_spent"
     if p == b and card and card != best.get("card"):
         return "wrong_card"
