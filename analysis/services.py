@@ -96,8 +96,11 @@ def request_analysis(game_id, player) -> Analysis:
 
 
 def _needs_run(a: Analysis) -> bool:
+    """Failed, or lost: running or queued for longer than STALE (its worker died, or none serves the queue)."""
+    old = timezone.now() - STALE
     return a.status == Analysis.Status.FAILED or (
-        a.status == Analysis.Status.RUNNING and a.started_at is not None and a.started_at < timezone.now() - STALE)
+        a.status == Analysis.Status.RUNNING and a.started_at is not None and a.started_at < old) or (
+        a.status == Analysis.Status.QUEUED and a.requested_at < old)
 
 
 def enqueue(analysis_id: int) -> None:

@@ -137,3 +137,19 @@ def test_the_replay_page_offers_the_button_before_any_analysis(client):
     client.force_login(ivan)
     html = client.get(reverse("ratings:replay", args=[game.pk])).content.decode()
     assert f'action="{reverse("analysis:request", args=[game.pk])}"' in html
+
+
+def test_a_lost_or_failed_analysis_is_queued_again_on_request():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    vera, ivan = make_player("vera"), make_player("ivan")
+    game = _game(vera, ivan)
+    a = services.request_analysis(game.pk, vera)
+    Analysis.objects.filter(pk=a.pk).update(requested_at=timezone.now() - timedelta(hours=1))
+    again = services.request_analysis(game.pk, ivan)
+    assert again.pk == a.pk and again.requested_by == ivan and again.status == Analysis.Status.QUEUED
+    Analysis.objects.filter(pk=a.pk).update(status=Analysis.Status.FAILED, error="boom")
+    assert services.request_analysis(game.pk, vera).status == Analysis.Status.QUEUED
+    assert services.run(a.pk) is True
