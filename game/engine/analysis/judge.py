@@ -102,6 +102,13 @@ def judge(view: dict, moves: list[Action], played: int, seed: str, budget: Budge
     return _sample(view, moves, played, seed, budget)
 
 
+def confirm(view: dict, played: Action, best: Action, seed: str, budget: Budget) -> Judgement | None:
+    """The played and the best move measured again on fresh worlds (estimates in that order).
+    Choosing the best of several noisy means favours a lucky one; a second, independent measurement
+    of just the two removes that bias before a move is called a mistake."""
+    return _sample(view, [played, best], 0, seed, budget)
+
+
 def _sample(view: dict, moves: list[Action], played: int, seed: str, budget: Budget) -> Judgement | None:
     seat = int(view["seat"])
     sampler = Sampler(view)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.engine.analysis.judge import Budget, Judgement, judge
+from game.engine.analysis.judge import Budget, Judgement, confirm, judge
 from game.engine.analysis.patterns import pattern_of
 from game.engine.bots.base import is_honest
 from game.engine.bots.expert import candidates
@@ -119,16 +119,29 @@ def judge_decision(d: Decision, seed: str, budget: Budget) -> dict[str, Any]:
     if j is None:
         return {**base, "kind": "unjudged", "mark": ""}
     mine, top = j.estimates[played], j.estimates[j.best]
-    drop = max(0.0, top.chance - mine.chance)
+    chance, half_width, best_chance, best_hw = mine.chance, mine.half_width, top.chance, top.half_width
     hw = j.drop_half_width[played]
-    mark = mark_of(drop, hw) if j.best != played else ""
+    worlds = j.worlds
+    best_action = top.action
+    mark = mark_of(max(0.0, best_chance - chance), hw) if j.best != played else ""
+    if mark and not j.exact:  # measured again on fresh worlds before a move is called a mistake
+        again = confirm(view, moves[played], top.action, f"{seed}:{d.step}:{d.seat}:again", budget)
+        if again is not None:
+            (p, b) = again.estimates
+            chance, half_width, best_chance, best_hw = p.chance, p.half_width, b.chance, b.half_width
+            hw = again.drop_half_width[0] if again.best == 1 else again.drop_half_width[1]
+            worlds += again.worlds
+            mark = mark_of(max(0.0, best_chance - chance), hw)
+            if best_chance <= chance:  # the second look finds the move played as good: it was the best
+                best_action, best_chance, best_hw = moves[played], chance, half_width
+    drop = max(0.0, best_chance - chance)
     return {
-        **base, "kind": "judged", "exact": j.exact, "worlds": j.worlds,
-        "chance": round(mine.chance, 4), "half_width": round(mine.half_width, 4),
-        "best": top.action, "best_chance": round(top.chance, 4), "best_half_width": round(top.half_width, 4),
+        **base, "kind": "judged", "exact": j.exact, "worlds": worlds,
+        "chance": round(chance, 4), "half_width": round(half_width, 4),
+        "best": best_action, "best_chance": round(best_chance, 4), "best_half_width": round(best_hw, 4),
         "drop": round(drop, 4), "drop_half_width": round(hw, 4), "mark": mark,
-        "kept": 1.0 if top.chance <= 0 else round(min(1.0, mine.chance / top.chance), 4),
-        "pattern": pattern_of(view, d.action, top.action) if mark else "",
+        "kept": 1.0 if best_chance <= 0 else round(min(1.0, chance / best_chance), 4),
+        "pattern": pattern_of(view, d.action, best_action) if mark else "",
         "options": [{"action": e.action, "chance": round(e.chance, 4), "half_width": round(e.half_width, 4)}
                     for e in j.estimates],
     }
