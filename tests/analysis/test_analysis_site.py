@@ -153,3 +153,11 @@ def test_a_lost_or_failed_analysis_is_queued_again_on_request():
     Analysis.objects.filter(pk=a.pk).update(status=Analysis.Status.FAILED, error="boom")
     assert services.request_analysis(game.pk, vera).status == Analysis.Status.QUEUED
     assert services.run(a.pk) is True
+
+
+def test_moderators_see_analyses_read_only(admin_client):
+    vera, ivan = make_player("vera"), make_player("ivan")
+    a = services.request_analysis(_game(vera, ivan).pk, vera)
+    assert admin_client.get("/admin/analysis/analysis/").status_code == 200
+    assert admin_client.get(f"/admin/analysis/analysis/{a.pk}/change/").status_code == 200
+    assert admin_client.post(f"/admin/analysis/analysis/{a.pk}/delete/").status_code == 403

@@ -158,3 +158,27 @@ def test_a_trump_ace_spent_on_a_six_that_a_seven_beats_is_marked():
     assert record["best"] == {"type": "defend", "card": "7H", "target": "6H"}
     assert record["mark"] in ("?!", "?", "??") and record["drop"] > record["drop_half_width"]
     assert record["pattern"] == "trump_spent" and record["half_width"] <= 0.05
+
+
+def test_another_process_gives_the_same_analysis():
+    """Two workers: a fresh interpreter (its own string hashing) analyses the same game identically."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import json\n"
+        "from game.engine import Rules\n"
+        "from game.engine.analysis import Budget, analyse\n"
+        "from game.engine.analysis.bench import record_game\n"
+        "initial, log = record_game(Rules(variant='perevodnoy'), 3, 13, {1: 'lowest', 2: 'heuristic', 3: 'lowest'})\n"
+        "print(json.dumps(analyse(initial, log, seed='two', budget=Budget(min_worlds=8, max_worlds=16, batch=8,"
+        " max_nodes=20000))))\n")
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONHASHSEED": "12345"})
+    initial, log = _game(13, Rules(variant="perevodnoy"), 3)
+    here = analyse(initial, log, seed="two", budget=SMALL)
+    assert json.loads(out.stdout) == json.loads(json.dumps(here))
