@@ -182,3 +182,19 @@ def test_another_process_gives_the_same_analysis():
     initial, log = _game(13, Rules(variant="perevodnoy"), 3)
     here = analyse(initial, log, seed="two", budget=SMALL)
     assert json.loads(out.stdout) == json.loads(json.dumps(here))
+
+
+def test_cheater_mode_a_dishonest_move_and_a_catch_are_listed_not_estimated():
+    s = scenario_game([["6H", "8C", "9D", "10C", "JD", "QC"], ["7H", "AS", "6C", "7D", "8D", "9C"]], "7S",
+                      first_attacker=1, cheater=True)
+    s = act(s, 1, "attack", "6H")
+    assert s.rules.cheater
+    cheat = {"type": "defend", "card": "6C", "target": "6H"}  # a six of clubs does not beat a six of hearts
+    record = judge_decision(Decision(2, 2, cheat, s, False), "c", SMALL)
+    assert record["kind"] == "cheat" and record["mark"] == "" and "chance" not in record
+    honest = judge_decision(Decision(2, 2, {"type": "defend", "card": "7H", "target": "6H"}, s, False), "c", SMALL)
+    assert honest["kind"] == "judged"
+    assert all(o["action"] != cheat for o in honest["options"])  # only honest moves are compared
+    s2 = act(s, 2, "defend", "6C", target="6H")
+    caught = judge_decision(Decision(3, 1, {"type": "catch", "card": "6C"}, s2, False), "c", SMALL)
+    assert caught["kind"] == "catch" and caught["mark"] == ""

@@ -95,6 +95,16 @@ def moves_to_compare(view: dict, played: dict, most: int) -> tuple[list[dict], i
     return moves, moves.index(match)
 
 
+def kind_of(view: dict, played: dict) -> str:
+    """Why a decision is not estimated: a catch, a dishonest move, or one honest move only."""
+    match = next((a for a in view["legal"] if _same(played, a)), None)
+    if match is None:
+        return "unjudged"
+    if match["type"] == "catch":
+        return "catch"
+    return "forced" if is_honest(match, view) else "cheat"
+
+
 def mark_of(drop: float, half_width: float) -> str:
     """«??» / «?» / «?!» for a drop beyond its own uncertainty, "" otherwise."""
     if drop <= half_width:
@@ -112,8 +122,7 @@ def judge_decision(d: Decision, seed: str, budget: Budget) -> dict[str, Any]:
             "by": "bot" if d.by_bot else "player", "stock": view["stock"]}
     found = moves_to_compare(view, d.action, budget.max_moves)
     if found is None:
-        kind = "catch" if d.action.get("type") == "catch" else "cheat" if view["rules"].get("cheater") else "forced"
-        return {**base, "kind": kind, "mark": ""}
+        return {**base, "kind": kind_of(view, d.action), "mark": ""}
     moves, played = found
     j: Judgement | None = judge(view, moves, played, f"{seed}:{d.step}:{d.seat}", budget)
     if j is None:
