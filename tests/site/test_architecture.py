@@ -133,8 +133,8 @@ def template_violations(layer: str, text: str) -> list[str]:
 
 
 def test_no_template_of_accounts_the_lobby_or_the_game_names_an_app_above_it():
-    """The accounts', lobby's and game's pages name no app above them (chat, ratings): those fill the
-    pages through accounts.pages' and lobby.pages' registries. Tag libraries, includes, extends, URL names and static files count."""
+    """The accounts', lobby's, game's and ratings' pages name no app above them (chat, ratings, analysis):
+    those fill the pages through accounts.pages', lobby.pages' and ratings.pages' registries. Tag libraries, includes, extends, URL names and static files count."""
     wrong = []
     for layer in TEMPLATE_LAYERS:
         for path in sorted((ROOT / layer / "templates").rglob("*.html")):
