@@ -87,7 +87,8 @@ def _page(request, game: Game, *, problem: str = "", status: int = 200):
                "replay_url": reverse("ratings:replay", args=[game.pk])}
     if analysis and analysis.status == Analysis.Status.DONE and analysis.result:
         context["blocks"] = _seat_blocks(game, analysis.result, names)
-        context["thresholds"] = [(m, describe.MARK_LABELS[m], round(100 * at)) for m, at in analysis.result["marks"].items()]
+        marks = analysis.result["marks"]  # (a jsonb column keeps no key order: the order is ours)
+        context["thresholds"] = [(m, label, round(100 * marks[m])) for m, label in describe.MARK_LABELS.items()]
         context["target_points"] = round(100 * analysis.result["budget"]["target"])
     return render(request, "analysis/page.html", context, status=status)
 
