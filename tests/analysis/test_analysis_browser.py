@@ -55,6 +55,12 @@ def test_a_finished_game_is_analysed_from_the_result_dialog(transactional_db, as
         page.wait_for_url(re.compile(rf"/ratings/games/{game_id}/#step-{step}$"))
         page.wait_for_function(f"document.querySelector('.rp-pos').textContent.includes(' {step} ')")
         assert page.locator(".an-replay-panel a", has_text="Открыть разбор партии").count() == 1
+        # her profile: the accuracy over her analysed games, and the automatic-analysis switch
+        page.goto("/accounts/profile/")
+        assert "Точность в последней разобранной партии" in page.inner_text(".an-profile")
+        page.get_by_role("button", name="Разбирать мои рейтинговые партии автоматически").click()
+        page.get_by_role("button", name="Остановить автоматический разбор").wait_for()
+        page.screenshot(path=str(screenshot_dir / "analysis-profile-phone.png"), full_page=True)
     finally:
         context.close()
     desktop = login_browser_context(browser, asgi_live_server, boris, locale="en-US")
