@@ -106,6 +106,13 @@ CATALOGUE = {
     "chat_not_host": _("Only the table's host may change the chat settings."),
     "chat_bad_setting": _("That chat setting is not understood."),
     "chat_bad_period": _("Choose how long the mute lasts."),
+    # game analysis (analysis.services)
+    "analysis_login": _("Sign in to ask for an analysis."),
+    "analysis_not_over": _("Only a finished game can be analysed."),
+    "analysis_private": _("Only the players of this private game may ask for its analysis."),
+    "analysis_too_often": _("Too many analyses asked for: try again in an hour."),
+    "analysis_bad_setting": _("That setting is not understood."),
+    "analysis_too_often_settings": _("Too often: wait a minute before changing this setting again."),
 }
 
 GENERIC = _("That is not allowed.")

@@ -85,6 +85,7 @@ INSTALLED_APPS = [
     "lobby",
     "game",
     "ratings",
+    "analysis",
     "chat",
 ]
 
@@ -177,6 +178,14 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 4
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TIMEZONE = "UTC"
+# Post-game analyses run on their own queue, served by their own worker (`celery -A durak_site worker
+# -Q analysis`): live play's tasks (bot moves, deadline sweeps) stay on the default queue and never
+# wait behind one.
+CELERY_TASK_ROUTES = {"analysis.tasks.*": {"queue": "analysis"}}
+ANALYSIS_RUNNER = ""  # "" = "celery" with Redis, "local" (a thread) without; "off" in tests that run it by hand
+ANALYSIS_PER_HOUR = 10  # new analyses one player may ask for in an hour
+ANALYSIS_POLLS_PER_MINUTE = 180  # progress polls per client (the page polls once a second)
+ANALYSIS_BUDGET: dict = {}  # game.engine.analysis.Budget overrides (tests make it small)
 
 # Deadlines are columns; one sweeper fires the overdue ones (game/timers/). Its pacer reads the
 # earliest pending deadline at least every TIMERS_SWEEP_SECONDS and asks for a sweep when one falls due,

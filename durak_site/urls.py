@@ -13,6 +13,7 @@ urlpatterns = [
     path("tables/", include("lobby.urls")),
     path("games/", include("game.urls")),
     path("ratings/", include("ratings.urls")),
+    path("analysis/", include("analysis.urls")),
     path("", views.home, name="home"),
 ]
 

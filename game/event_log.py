@@ -17,23 +17,14 @@ from django.db import connection
 from django.utils import timezone
 
 from game import engine
+from game.engine import log as engine_log
+from game.engine.log import SERVER_EVENTS  # noqa: F401 (re-exported: callers read it here)
 from game.models import Game, GameEvent
-
-SERVER_EVENTS = frozenset({"resign", "end_check", "set_bots"})
 
 
 def apply_event(state: engine.GameState, seat: int | None, action: dict) -> engine.GameState:
     """One logged event applied to `state` (a new state; raises engine.IllegalAction if it does not apply)."""
-    kind = action.get("type") if isinstance(action, dict) else None
-    if kind == "end_check":
-        return engine.end_check(state)
-    if kind == "set_bots":
-        return engine.set_bot_seats(state, action.get("seats") or [])
-    if seat is None:
-        raise engine.IllegalAction("bad_action", f"server event of unknown type {kind!r}")
-    if kind == "resign":
-        return engine.resign(state, seat, action.get("reason") or "resign")
-    return engine.apply_action(state, seat, action)
+    return engine_log.apply_event(state, seat, action)
 
 
 def append(game: Game, state: engine.GameState, seat: int | None, action: dict, *, source: str,

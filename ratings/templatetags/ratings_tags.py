@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from ratings import services
+from ratings import pages, services
 
 register = template.Library()
 
@@ -36,3 +36,9 @@ def signed(value) -> str:
     if n < 0:
         return f"\u2212{-n}"
     return "\u00b10"
+
+
+@register.simple_tag
+def replay_panels(place: str = "actions") -> tuple[str, ...]:
+    """Templates apps above ratings registered for the replay page (ratings.pages)."""
+    return pages.replay_panels(place)

@@ -40,11 +40,14 @@ def compose_services() -> dict[str, str]:
 
 def test_procfile_has_release_web_worker_and_beat():
     processes = procfile()
-    assert set(processes) == {"release", "web", "worker", "beat"}
+    assert set(processes) == {"release", "web", "worker", "beat", "analysis"}
     assert processes["release"] == "python manage.py migrate --noinput"
     assert processes["web"] == "daphne -b 0.0.0.0 -p $PORT durak_site.asgi:application"
     assert processes["worker"].startswith("celery -A durak_site worker")
     assert processes["beat"].startswith("celery -A durak_site beat")
+    # post-game analyses have their own worker and queue; the live worker never serves that queue
+    assert processes["analysis"].startswith("celery -A durak_site worker -Q analysis")
+    assert "-Q" not in processes["worker"]
 
 
 def test_compose_runs_web_worker_beat_postgres_redis_and_a_release_step():
@@ -53,6 +56,7 @@ def test_compose_runs_web_worker_beat_postgres_redis_and_a_release_step():
     assert "migrate" in services["release"]
     assert '"celery", "-A", "durak_site", "worker"' in services["worker"]
     assert '"celery", "-A", "durak_site", "beat"' in services["beat"]
+    assert '"worker", "-Q", "analysis"' in services["analysis"]
     for name in ("web", "worker", "postgres", "redis"):
         assert "healthcheck:" in services[name], name
     assert "/healthz" in services["web"]

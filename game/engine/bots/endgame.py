@@ -57,6 +57,14 @@ class Solver:
         except _Budget:
             return None
 
+    def values(self, s: GameState, moves: list[Action]) -> list[float] | None:
+        """The exact value of each of ``moves`` for ``self.seat`` at ``s`` (the analysis compares
+        every move, not just the best); None past the budget."""
+        try:
+            return [self._value(apply_action(s, self.seat, a), -1.0, 2.0) for a in moves]
+        except _Budget:
+            return None
+
     def _order(self, s: GameState, seat: int, moves: list[Action]) -> list[Action]:
         """The playout habit's move first: a good first guess makes alpha-beta cut early."""
         first = policy(s, seat, moves)

@@ -123,4 +123,10 @@ document.addEventListener("keydown", (e) => {
   else if (e.key === "ArrowLeft") { e.preventDefault(); stop(); go(i - 1); }
   else if (e.key === " " && !e.target.closest("button, a")) { e.preventDefault(); timer ? stop() : play(); }
 });
-go(0);
+// a link to one position (the analysis' marked moves): #step-K opens frame K
+function fromHash() {
+  const m = /^#step-(\d+)$/.exec(location.hash);
+  return m ? Number(m[1]) : 0;
+}
+window.addEventListener("hashchange", () => { stop(); go(fromHash()); });
+go(fromHash());
