@@ -184,6 +184,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     seat: int | None = None
     game_group: str | None = None
     last_version: tuple[int, int] = (0, -1)  # (game_id, version) of the last frame sent
+    last_stamp: float = 0.0  # when that frame was built (frames.messages); 0 for one read on demand
     last_beat: float = 0.0
     counted: bool = False  # this socket is in socket_count (closing the last one marks him gone)
     busy: int = 0  # moves being applied (a graceful stop lets them finish)
@@ -326,14 +327,22 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self._fresh(frame["game_id"], frame["version"], force):
             await self.send_json(frame)
 
-    def _fresh(self, game_id: int, version: int, force: bool) -> bool:
+    def _fresh(self, game_id: int, version: int, force: bool, stamp: float = 0.0) -> bool:
         """Is the frame (game_id, version) to be sent (an older one overtaken by a newer one, or one of
-        another game, is not)? Records it as the last one sent."""
-        if not force and (game_id != self.game_id or (game_id == self.last_version[0]
-                                                       and version < self.last_version[1])):
-            return False
-        if game_id != self.last_version[0] or version >= self.last_version[1]:
+        another game, is not)? Records it as the last one sent. Frames of one version differ only by
+        presence (a seat connected or not); published by two processes (a player's socket moving to
+        another during a restart), they can arrive out of order, so among them the one built last
+        (`stamp`, its build time under the game's lock) wins."""
+        last_game, last_version = self.last_version
+        if not force:
+            if game_id != self.game_id:
+                return False
+            if game_id == last_game and (version < last_version
+                                         or (version == last_version and stamp < self.last_stamp)):
+                return False
+        if game_id != last_game or version >= last_version:
             self.last_version = (game_id, version)
+            self.last_stamp = stamp
         return True
 
     async def _resync(self, info: dict | None = None) -> None:
@@ -590,7 +599,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         if seat != self.seat:
             return
-        if self._fresh(event["game_id"], event["version"], force=False):
+        if self._fresh(event["game_id"], event["version"], force=False, stamp=event.get("stamp", 0.0)):
             await self.send(text_data=event["text"])
 
     async def session_ended(self, event) -> None:

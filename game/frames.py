@@ -8,6 +8,7 @@ GameSeat rows. Read-only: game.services decides when frames are sent.
 from __future__ import annotations
 
 import json
+import time
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
@@ -173,7 +174,9 @@ def messages(game: Game, state: engine.GameState, seats: list[SeatRow]) -> list[
     owners = {s.number: seat_viewer(s) for s in seats}
     viewers: list[tuple[str, int | None]] = [(realtime.seat_group(game.table_id, n), n) for n in range(1, state.n + 1)]
     viewers.append((realtime.watch_group(game.table_id), None))
+    stamp = time.time()  # under the game's lock: a later change of the same version has a later stamp
     return [(group, {"type": "game.frame", "game_id": game.pk, "version": game.version, "seat": seat,
+                     "stamp": stamp,
                      "viewer": owners.get(seat) if seat is not None else None,
                      "text": json.dumps(frame(game, state, seat, facts))})
             for group, seat in viewers]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import pytest
 from channels.db import database_sync_to_async
@@ -396,4 +397,29 @@ async def test_resending_an_applied_move_republishes_every_frame_once_then_only_
         acks += (await receive_until(comm, lambda f: f["type"] == "ack"))["duplicate"] is True
     resent = [f for f in await drain(other, quiet=0.5) if f["type"] == "state"]
     assert len(resent) <= 1
+    await _close(comm, other)
+
+
+async def test_of_two_frames_of_one_version_the_one_built_last_wins_whatever_the_arrival_order():
+    """Presence changes publish frames without a new version; from two processes (a restart moving a
+    player's socket) "disconnected" could arrive after "connected" and stay on screen."""
+    from channels.layers import get_channel_layer
+
+    from durak_site import realtime
+
+    players, table, game = await database_sync_to_async(_setup)(humans=2)
+    comms = await _open_all(table, players)
+    (comm, frame), (other, _) = comms
+    layer = get_channel_layer()
+    group = realtime.seat_group(table.pk, 1)
+
+    def event(stamp: float, marker: str) -> dict:
+        return {"type": "game.frame", "game_id": game.pk, "version": frame["version"], "seat": 1,
+                "viewer": players[0].pk, "stamp": stamp, "text": json.dumps({"type": "state", "marker": marker})}
+
+    now = time.time()
+    await layer.group_send(group, event(now + 2, "connected"))
+    await layer.group_send(group, event(now + 1, "disconnected"))  # built first, arrives last
+    got = [f["marker"] for f in await drain(comm, quiet=0.5) if "marker" in f]
+    assert got == ["connected"]
     await _close(comm, other)
