@@ -171,3 +171,47 @@ async def test_an_account_cannot_hold_more_sockets_than_allowed_and_a_closed_one
     assert (await receive_until(again, lambda f: f["type"] == "state"))["seat"] == 1
     for comm in [*comms, other, again]:
         await close_quietly(comm)
+
+
+def _deal_with_lineup(table_id: int, previous_game_id: int | None, lineup: list) -> Game:
+    """End the running game (if any) and deal the next one with `lineup` in seats 1..n."""
+    if previous_game_id is not None:
+        services.abort_game(previous_game_id)
+    Table.objects.filter(pk=table_id).update(status=Table.Status.WAITING)
+    Seat.objects.filter(table_id=table_id).update(player=None)
+    for number, player in enumerate(lineup, start=1):
+        Seat.objects.filter(table_id=table_id, number=number).update(player=player, ready=False)
+    return services.start_game(table_id)
+
+
+def _what_each_may_see(game_id: int, people: list) -> dict[int, set[str]]:
+    """player id -> the cards of the deal he may not see (every hand but his own seat's)."""
+    game = Game.objects.get(pk=game_id)
+    seats = dict(GameSeat.objects.filter(game=game).values_list("player_id", "number"))
+    return {p.pk: _hidden_from(game, seats.get(p.pk)) for p in people}
+
+
+async def test_no_frame_carries_a_card_its_viewer_could_not_know_across_games_with_players_moving_seats():
+    people = await database_sync_to_async(lambda: [make_player() for _ in range(4)])()
+    table = await database_sync_to_async(make_table)(humans=people[:3])
+    sockets = []
+    for person in people:  # the fourth watches first, then plays
+        comm, ok, _ = await open_socket(table.pk, person)
+        assert ok
+        sockets.append(comm)
+    lineups = [people[:3], [people[3], people[0], people[1]], [people[1], people[3], people[2]]]
+    game_id = None
+    hidden: dict[int, dict[int, set[str]]] = {}
+    for lineup in lineups:
+        game = await database_sync_to_async(_deal_with_lineup)(table.pk, game_id, lineup)
+        game_id = game.pk
+        hidden[game_id] = await database_sync_to_async(_what_each_may_see)(game_id, people)
+        mover = game.deadline_seats[0]
+        await database_sync_to_async(services.apply_bot_action)(game_id, mover, game.version)
+        for person, comm in zip(people, sockets, strict=True):
+            for frame in await drain(comm, quiet=0.4):
+                if frame.get("type") == "state" and frame.get("game_id") in hidden:
+                    leaked = cards_in(frame["view"]) & hidden[frame["game_id"]][person.pk]
+                    assert not leaked, (person.pk, frame["game_id"], frame["seat"], leaked)
+    for comm in sockets:
+        await close_quietly(comm)
