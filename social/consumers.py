@@ -33,7 +33,7 @@ from . import notify, people, presence, queue
 log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 1024
-RATE, BURST = 2.0, 12.0
+RATE, BURST = 2.0, 20.0  # messages a second on average, and at once
 CLOSE_FLOODING = 4429
 PUSH_EVERY = 1.0  # seconds: the online list and queue counts reach one socket at most this often
 BEAT_EVERY = 15.0

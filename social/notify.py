@@ -16,9 +16,9 @@ def site_group(player_id: int) -> str:
 ONLINE_GROUP = "site-online"  # every site socket that shows the online list (the lobby)
 
 
-def tell(player_id: int, kind: str, **data) -> None:
+def tell(recipient_id: int, kind: str, **data) -> None:
     """`{"type": kind, ...}` reaches every site socket of the player once the transaction commits."""
-    realtime.send_on_commit([(site_group(player_id), {"type": "site.notify", "payload": {"type": kind, **data}})])
+    realtime.send_on_commit([(site_group(recipient_id), {"type": "site.notify", "payload": {"type": kind, **data}})])
 
 
 def tell_many(player_ids, kind: str, **data) -> None:
