@@ -70,7 +70,9 @@ def online_ids() -> set[int]:
 
 
 def _changed() -> None:
-    """The online list changed: lobby viewers' sockets refresh it (each at most once a second)."""
+    """The online list changed: lobby viewers' sockets refresh it (each at most once a second; the
+    first to ask recomputes it, the rest read the cache)."""
+    transaction.on_commit(lambda: cache.delete(SUMMARY_KEY))
     realtime.send_on_commit([(notify.ONLINE_GROUP, {"type": "site.online"})])
 
 

@@ -33,7 +33,7 @@
     });
     var close = document.createElement("button");
     close.type = "button";
-    close.className = "btn btn-small btn-ghost site-toast-close";
+    close.className = "btn btn-small btn-outline site-toast-close";
     close.textContent = T.close || "×";
     close.addEventListener("click", function () { el.remove(); });
     row.appendChild(close);
