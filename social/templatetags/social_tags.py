@@ -39,6 +39,11 @@ def table_people(table) -> dict:
     }
 
 
+@register.simple_tag
+def reliability_of(player_id: int) -> str:
+    return reliability.mark(player_id)
+
+
 @register.filter
 def reliability_label(code: str) -> str:
     return reliability.label(code)

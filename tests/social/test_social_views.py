@@ -166,3 +166,50 @@ def test_reliability_marks(make_player):
     assert mark_from(["won"] * 45 + ["left"] * 5) == MEDIUM
     assert mark_from(["won"] * 40 + ["did_not_return"] * 10) == LOW
     assert mark_from(["won"] * 40 + ["lost_on_time"] * 10) == HIGH  # a slow player is not a leaver
+
+
+def test_the_profile_shows_the_reliability_mark_and_the_friends_link(make_player):
+    me = make_player()
+    page = _client(me).get("/accounts/profile/").content.decode()
+    assert "rel-mark rel-new" in page and 'href="/people/"' in page
+
+
+def test_the_waiting_room_lists_its_players_with_their_marks_and_the_host_may_ask_for_reliable_ones(make_player):
+    from durak_site.errors import ServiceError
+    from lobby import services as lobby_services
+    from social.models import TableRequirement
+
+    host, guest = make_player("Хозяин"), make_player()
+    table = lobby_services.create_table(host, seats_count=4)
+    page = _client(host).get(f"/tables/{table.pk}/").content.decode()
+    assert "table-people" in page and "rel-mark" in page
+    assert _client(guest).post(f"/people/tables/{table.pk}/reliable/", {"value": "1"},
+                               HTTP_ACCEPT="application/json").json()["code"] == "not_host"
+    _client(host).post(f"/people/tables/{table.pk}/reliable/", {"value": "1"})
+    assert TableRequirement.objects.get(table=table).reliable_only
+    lobby_services.sit(table.pk, guest, 2)  # a new player is not "low": he may sit
+    lobby_services.stand(table.pk, guest)
+    _left_games(guest, left=5, of=10)
+    from social import reliability
+
+    assert reliability.mark(guest.pk) == reliability.LOW
+    with pytest.raises(ServiceError) as exc:
+        lobby_services.sit(table.pk, guest, 2)
+    assert exc.value.code == "seat_reliable_only"
+
+
+def _left_games(player, left: int, of: int) -> None:
+    """`of` recorded games of his, `left` of them left («Выйти»): what ratings writes at a game's end."""
+    from django.utils import timezone
+
+    from lobby.models import Table
+    from ratings.models import GameRecord, PlayerGame
+    from tests.ratings.ratings_factories import finished_game_row
+
+    table = Table.objects.create(name="old", seats_count=2, status=Table.Status.CLOSED)
+    for i in range(of):
+        game = finished_game_row(table, [player, "heuristic"], {})
+        record = GameRecord.objects.create(game=game, table=table, variant="podkidnoy", finished_at=timezone.now())
+        reason = "left" if i < left else "won"
+        PlayerGame.objects.create(record=record, player=player, seat=1, outcome="loss" if i < left else "win",
+                                  reason=reason, finished_at=timezone.now())
