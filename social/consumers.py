@@ -185,6 +185,7 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
 
     async def _push_online(self) -> None:
         await self.send_json({"type": "online", **await in_thread(presence.summary)()})
+        self.last_push["online"] = time.monotonic()
 
     # ------------------------------------------------------------ server -> browser
 
@@ -196,12 +197,12 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
 
         async def later() -> None:
             await asyncio.sleep(wait)
-            self.last_push[name] = time.monotonic()
             if not self.closing:
                 try:
                     await send()
                 except Exception:
                     log.exception("site socket: %s push failed", name)
+            self.last_push[name] = time.monotonic()  # from the frame's leaving: a slow read never bunches two
 
         self.pending[name] = asyncio.ensure_future(later())
 

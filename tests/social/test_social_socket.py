@@ -135,3 +135,65 @@ async def test_flooding_closes_with_4429():
     frames, code = await closed_with(comm)
     assert code == 4429
     assert frames[-1]["code"] == "flooding"
+
+
+async def test_the_online_list_reaches_a_lobby_viewer_at_most_once_a_second_whatever_the_churn():
+    import asyncio
+    import time
+
+    from social import presence
+
+    viewer, _c, comm = await _open("Смотрящий")
+    await comm.send_json_to({"type": "page", "path": "/tables/"})
+    first = await _until(comm, "online")
+    assert first["online"] == 1 and [p["nick"] for p in first["players"]] == ["Смотрящий"]
+    others = [await sync(_player)(f"o{i}") for i in range(5)]
+
+    async def churn() -> None:
+        for _round in range(10):
+            for p in others[:2]:
+                await sync(presence.opened)(p.pk)
+                await sync(presence.closed)(p.pk)
+        for p in others:
+            await sync(presence.opened)(p.pk)
+
+    task = asyncio.ensure_future(churn())
+    arrivals, last = [], None
+    quiet_since = None
+    while True:
+        if await comm.receive_nothing(timeout=0.2):  # (a receive that times out would stop the app)
+            if task.done():
+                quiet_since = quiet_since or time.monotonic()
+                if time.monotonic() - quiet_since > 2.0:
+                    break
+            continue
+        quiet_since = None
+        frame = await comm.receive_json_from(timeout=5)
+        if frame["type"] == "online":
+            arrivals.append(time.monotonic())
+            last = frame
+    await task
+    gaps = [b - a for a, b in zip(arrivals, arrivals[1:], strict=False)]
+    assert arrivals and all(g >= 0.9 for g in gaps), gaps  # 50 changes, never more than one a second
+    assert last["online"] == 6  # the last one is the truth after the churn
+    await comm.disconnect()
+
+
+async def test_an_invitation_expires_after_a_minute():
+    from datetime import timedelta
+
+    from durak_site.errors import ServiceError
+    from lobby import services as lobby_services
+    from social import people
+    from social.models import Invitation
+
+    host = await sync(_player)("Хозяйка2")
+    guest = await sync(_player)("Гостья2")
+    await sync(lobby_services.create_table)(host, seats_count=4)
+    row = await sync(people.invite)(host, guest.pk)
+    assert row.expires_at - row.created_at == timedelta(seconds=60)
+    await sync(Invitation.objects.filter(pk=row.pk).update)(expires_at=row.created_at)
+    with pytest.raises(ServiceError) as exc:
+        await sync(people.answer)(guest, row.pk, True)
+    assert exc.value.code == "invitation_expired"
+    assert await sync(people.expire_invitations)() == 1
