@@ -113,3 +113,43 @@ def test_a_blocked_player_cannot_sit_at_the_table(asgi_live_server, transactiona
         page.screenshot(path=str(screenshot_dir / "social-blocked-phone.png"))
     finally:
         close(ctx)
+
+
+def test_play_from_the_home_page_logged_out_is_a_nick_then_the_search(asgi_live_server, transactional_db, browser,
+                                                                     screenshot_dir):
+    from social.models import SearchRequest
+
+    context = browser.new_context(base_url=asgi_live_server, locale="ru-RU", viewport={"width": 390, "height": 844},
+                                  is_mobile=True, has_touch=True, bypass_csp=True)
+    page = context.new_page()
+    try:
+        page.goto("/")
+        page.get_by_role("link", name="Играть").first.click()
+        page.wait_for_url("**/accounts/signup/**")
+        page.get_by_label("Ник").fill("Новенький")
+        page.get_by_role("button", name="Начать играть").click()
+        page.wait_for_url("**/accounts/key/**")
+        page.get_by_role("link", name="Ключ сохранён, дальше").click()
+        page.wait_for_selector("[data-searching]", timeout=10000)
+        assert SearchRequest.objects.filter(player__nick="Новенький", status="waiting").exists()
+        page.screenshot(path=str(screenshot_dir / "social-first-search-phone.png"))
+    finally:
+        close(context)
+
+
+def test_the_online_list_updates_when_a_tab_closes(asgi_live_server, transactional_db, browser):
+    viewer, other = make_player("Зритель"), make_player("Ушедший")
+    ctx_v, page_v = _page(browser, asgi_live_server, viewer)
+    ctx_o, page_o = _page(browser, asgi_live_server, other, mobile=True)
+    try:
+        page_v.goto("/tables/")
+        _site_open(page_v)
+        page_o.goto("/ratings/")
+        _site_open(page_o)
+        row = page_v.locator("[data-online-list] .online-row", has_text="Ушедший")
+        row.wait_for(timeout=10000)
+        ctx_o.close()
+        row.wait_for(state="detached", timeout=10000)
+        assert page_v.locator("[data-online-list] .online-row", has_text="Зритель").count() == 1
+    finally:
+        close(ctx_v)
