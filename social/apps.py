@@ -15,6 +15,7 @@ class SocialConfig(AppConfig):
 
         pages.register_quick_play(views.quick_play)  # «Быстрая игра» searches for opponents
         pages.register_table_panel("social/online_panel.html", place="lobby")  # who is online
+        pages.register_table_panel("social/rules_section.html", place="rules")  # matching, reliability
         pages.register_table_panel("social/table_people.html", place="page")  # invite, reliability marks
         profile_pages.register_profile_panel("social/profile_mark.html", place="facts")  # his reliability mark
         profile_pages.register_profile_panel("social/profile_link.html", place="links")

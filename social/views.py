@@ -103,8 +103,6 @@ def search(request: HttpRequest) -> HttpResponse:
         "variants": [("", None), *[(v, None) for v in matching.VARIANTS]],
         "player_options": [0, *matching.PLAYERS], "decks": [0, *matching.DECKS],
         "timers": [0, *matching.TIMERS], "bot_fills": matching.BOT_FILLS,
-        "rule": {"start": matching.WINDOW_START, "step": matching.WINDOW_STEP, "every": int(matching.WINDOW_EVERY),
-                 "open": int(matching.WINDOW_OPEN_AFTER), "arrive": queue.ARRIVE_SECONDS},
     })
 
 

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from lobby.models import Seat
 
-from .. import presence, reliability
+from .. import matching, presence, queue, reliability
 from ..models import TableRequirement
 
 register = template.Library()
@@ -16,6 +16,15 @@ register = template.Library()
 @register.simple_tag
 def online_summary() -> dict:
     return presence.summary()
+
+
+@register.simple_tag
+def matching_rule() -> dict:
+    """The numbers of the matching rule and the reliability mark, as the rules page states them."""
+    return {"start": matching.WINDOW_START, "step": matching.WINDOW_STEP, "every": int(matching.WINDOW_EVERY),
+            "open": int(matching.WINDOW_OPEN_AFTER), "arrive": queue.ARRIVE_SECONDS,
+            "recent": reliability.RECENT, "high": round(reliability.HIGH_AT * 100),
+            "medium": round(reliability.MEDIUM_AT * 100), "new": reliability.NEW_UNDER}
 
 
 @register.simple_tag

@@ -213,3 +213,14 @@ def _left_games(player, left: int, of: int) -> None:
         reason = "left" if i < left else "won"
         PlayerGame.objects.create(record=record, player=player, seat=1, outcome="loss" if i < left else "win",
                                   reason=reason, finished_at=timezone.now())
+
+
+def test_the_rules_page_states_the_matching_rule_and_the_reliability_mark(client):
+    page = client.get("/tables/rules/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert 'id="matchmaking"' in page and "каждые 5 с ожидания она растёт на 50" in page
+    assert 'id="reliability"' in page and "последним 50 играм" in page
+    from django.conf import settings
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    english = client.get("/tables/rules/").content.decode()
+    assert "it grows by 50 every 5 s of waiting" in english and "“often leaves”" in english
