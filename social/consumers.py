@@ -26,6 +26,7 @@ from accounts import sessions
 from durak_site import realtime
 from durak_site.db import in_thread
 from durak_site.errors import ServiceError, message_for
+from game.consumers import _language  # the table socket's reading of the language cookie
 from game.flood import TokenBucket
 
 from . import notify, people, presence, queue
@@ -39,12 +40,6 @@ PUSH_EVERY = 1.0  # seconds: the online list and queue counts reach one socket a
 BEAT_EVERY = 15.0
 TABLE_PATH = re.compile(r"^/tables/(\d{1,12})/$")
 LOBBY_PATH = "/tables/"
-
-
-def _language(scope) -> str:
-    from game.consumers import _language as table_language  # noqa: PLC0415  (one reading of the cookie)
-
-    return table_language(scope)
 
 
 class SiteConsumer(AsyncJsonWebsocketConsumer):

@@ -229,7 +229,7 @@ def invite(host, guest_id) -> Invitation:
     with transaction.atomic():
         Invitation.objects.filter(host=host, guest=guest, status=Invitation.Status.PENDING).update(
             status=Invitation.Status.EXPIRED)
-        row = Invitation.objects.create(host=host, guest=guest, table=table,
+        row = Invitation.objects.create(host=host, guest=guest, table=table, created_at=now,
                                         expires_at=now + timedelta(seconds=INVITE_SECONDS))
         notify.tell(guest.pk, "invitation", id=row.pk, nick=host.nick, table=str(table),
                     expires_in=INVITE_SECONDS)

@@ -117,7 +117,9 @@ def join(player, match_now: bool = True, **raw) -> SearchRequest:
     rating = Rating.objects.filter(player=player).values_list("value", flat=True).first() or START_RATING
     try:
         with transaction.atomic():
-            request = SearchRequest.objects.create(player=player, rating=rating, **choices)
+            now = db_now()  # the queue's order and every wait are read on the database's clock
+            request = SearchRequest.objects.create(player=player, rating=rating, queued_at=now, created_at=now,
+                                                   **choices)
     except IntegrityError:
         request = live_request(player.pk)
         if request is None:  # it ended between the insert and the read: try once more
