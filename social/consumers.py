@@ -6,8 +6,10 @@ shows: arriving at a matched table presses «Готов» for him; the lobby sub
 list); `search` {choices}; `cancel`; `invitation` {"id", "accept"}. Anything else gets an error
 frame and changes nothing.
 
-Close codes: 4401 not signed in or the session ended, 4403 banned, 4429 flooding (see the
-accounts/sessions.py and game/flood.py conventions the table socket also follows).
+Close codes: 4401 not signed in or the session ended, 4403 banned, 4408 too many sockets of one
+account or address (game/socket_limits.py, counted with the table sockets), 4429 flooding (the
+conventions of accounts/sessions.py and game/flood.py that the table socket also follows). The
+page's script does not reconnect after any of them.
 """
 
 from __future__ import annotations
@@ -22,10 +24,12 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 
+from accounts import services as accounts_services
 from accounts import sessions
 from durak_site import realtime
 from durak_site.db import in_thread
 from durak_site.errors import ServiceError, message_for
+from game import socket_limits
 from game.consumers import _language  # the table socket's reading of the language cookie
 from game.flood import TokenBucket
 
@@ -48,6 +52,7 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
     session_key: str | None = None
     watching_online = False
     watching_queue = False
+    admitted = False  # counted by game.socket_limits with the table sockets (released on disconnect)
 
     async def dispatch(self, message) -> None:
         """As the table socket: no hop to the one thread-sensitive thread per message (the
@@ -69,6 +74,13 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=sessions.CLOSE_SESSION_ENDED)
             return
+        self.address = accounts_services.scope_client_ip(self.scope)
+        if not socket_limits.admit(self.user.pk, self.address):
+            await self._error("too_many_sockets")
+            self.closing = True
+            await self.close(code=socket_limits.CLOSE_TOO_MANY)
+            return
+        self.admitted = True
         session = self.scope.get("session")
         self.session_key = session.session_key if session is not None else None
         for group in (realtime.player_group(self.user.pk), notify.site_group(self.user.pk)):
@@ -84,6 +96,9 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
 
     async def disconnect(self, code) -> None:
         self.closing = True
+        if self.admitted:
+            self.admitted = False
+            socket_limits.release(self.user.pk, self.address)
         for task in self.pending.values():
             task.cancel()
         for group in self.joined:

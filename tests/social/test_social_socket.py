@@ -197,3 +197,19 @@ async def test_an_invitation_expires_after_a_minute():
         await sync(people.answer)(guest, row.pk, True)
     assert exc.value.code == "invitation_expired"
     assert await sync(people.expire_invitations)() == 1
+
+
+async def test_too_many_sockets_of_one_account_close_with_4408(settings):
+    settings.SOCKETS_PER_ACCOUNT = 2
+    player = await sync(_player)("Многовкладочный")
+    client = await sync(signed_in)(player)
+    first, _ = await socket_for(client, "/ws/site/")
+    second, _ = await socket_for(client, "/ws/site/")
+    third, _ = await socket_for(client, "/ws/site/")
+    frames, code = await closed_with(third)
+    assert code == 4408 and frames[-1]["code"] == "too_many_sockets"
+    await first.disconnect()
+    again, _ = await socket_for(client, "/ws/site/")
+    assert (await again.receive_json_from(timeout=5))["type"] == "hello"  # a closed tab frees its place
+    for comm in (second, again):
+        await comm.disconnect()

@@ -146,7 +146,7 @@
     ws.onmessage = onMessage;
     ws.onclose = function (ev) {
       state.open = false;
-      if (ev.code === 4401 || ev.code === 4403 || ev.code === 4429) return;  // ended, banned, flooding: stay closed
+      if ([4401, 4403, 4408, 4429].indexOf(ev.code) >= 0) return;  // ended, banned, too many, flooding: stay closed
       state.retry = Math.min(state.retry + 1, 6);
       setTimeout(connect, 500 * Math.pow(2, state.retry));
     };
