@@ -153,3 +153,33 @@ def test_the_online_list_updates_when_a_tab_closes(asgi_live_server, transaction
         assert page_v.locator("[data-online-list] .online-row", has_text="Зритель").count() == 1
     finally:
         close(ctx_v)
+
+
+def test_a_four_player_search_fills_with_two_humans_and_two_bots_after_the_wait(asgi_live_server, transactional_db,
+                                                                              browser, screenshot_dir):
+    from lobby.models import Seat
+    from social import queue
+
+    a, b = make_player("Дина"), make_player("Егор")
+    for p in (a, b):  # their last choice: four players, bots after 15 s
+        queue.join(p, match_now=False, players="4", bot_fill="15", rated="0")
+        queue.cancel(p)
+    ctx_a, page_a = _page(browser, asgi_live_server, a, mobile=True)
+    ctx_b, page_b = _page(browser, asgi_live_server, b)
+    try:
+        for page in (page_a, page_b):
+            page.goto("/tables/")
+            _site_open(page)
+            page.get_by_role("button", name="Быстрая игра").click()
+            page.wait_for_selector("[data-searching]")
+        assert page_a.locator("[data-search-others]").inner_text() in ("0", "1")
+        page_a.wait_for_url("**/tables/*/", timeout=40000)
+        page_b.wait_for_url("**/tables/*/", timeout=10000)
+        assert page_a.url == page_b.url
+        table_id = int(page_a.url.rstrip("/").rsplit("/", 1)[1])
+        seats = Seat.objects.filter(table_id=table_id)
+        assert seats.filter(player__isnull=False).count() == 2 and seats.exclude(bot_level="").count() == 2
+        page_a.wait_for_function("window.__table && window.__table.view !== null", timeout=30000)
+        page_a.screenshot(path=str(screenshot_dir / "social-bot-fill-phone.png"))
+    finally:
+        close(ctx_a, ctx_b)
