@@ -10,7 +10,6 @@ import threading
 from django.conf import settings
 
 from game import sweep_hooks
-
 from game.timers.base import logger, reset_connection
 from game.timers.pacer import Pacer
 from game.timers.sweep import sweep
