@@ -15,6 +15,7 @@ from django.utils import translation
 from durak_site.db import in_thread
 from game import socket_hooks
 from lobby.services import INVITES_KEY
+from social import people
 
 from . import services
 from .errors import ServiceError
@@ -31,6 +32,7 @@ def _rights_now(consumer) -> services.Access:
 
 def _state(consumer) -> dict:
     state = services.history(consumer.table_id)
+    state["messages"] = [m for m in state["messages"] if m["author_id"] not in consumer.chat_blocked]
     state["muted"] = services.mute_notice(services.active_mute(consumer.user.pk))
     return state
 
@@ -42,6 +44,8 @@ async def sync(consumer) -> None:
     (the client drops what its state already holds by version) instead of falling in the gap."""
     rights = await in_thread(_rights_now)(consumer)
     consumer.chat_rights = rights
+    # the players he blocked: their messages and reactions never reach him (they are not told)
+    consumer.chat_blocked = await in_thread(people.blocked_by)(consumer.user.pk)
     group = services.chat_group(consumer.table_id)
     if rights.read and group not in consumer.joined:
         await consumer._join(group)
@@ -106,8 +110,10 @@ async def on_sync(consumer, content: dict) -> None:
 
 async def forward(consumer, event: dict) -> None:
     """A chat frame for the group: only sockets that may still read it pass it on."""
-    if _rights(consumer).read:
-        await consumer.send_json(event["frame"])
+    frame = event["frame"]
+    author = frame.get("author_id") or (frame.get("message") or {}).get("author_id")
+    if _rights(consumer).read and author not in getattr(consumer, "chat_blocked", ()):
+        await consumer.send_json(frame)
 
 
 async def recheck(consumer, event: dict) -> None:

@@ -113,6 +113,22 @@ CATALOGUE = {
     "analysis_too_often": _("Too many analyses asked for: try again in an hour."),
     "analysis_bad_setting": _("That setting is not understood."),
     "analysis_too_often_settings": _("Too often: wait a minute before changing this setting again."),
+    # matchmaking, friends, invitations (social)
+    "search_bad_variant": _("The variant is podkidnoy, perevodnoy or any."),
+    "search_bad_deck": _("The deck has 24, 36 or 52 cards, or any."),
+    "search_bad_bot_fill": _("Bots fill after 15, 30 or 60 seconds, or never."),
+    "search_bad_rated": _("Rated is yes or no."),
+    "player_not_found": _("There is no such player."),
+    "social_self": _("That is you."),
+    "social_too_many": _("Too many requests; try again in a minute."),
+    "friend_request_not_found": _("There is no such friend request."),
+    "invite_no_table": _("Sit at a waiting table first, then invite."),
+    "invite_already_seated": _("This player is already at your table."),
+    "invite_unavailable": _("This player cannot be invited now."),
+    "invitation_not_found": _("There is no such invitation."),
+    "invitation_expired": _("This invitation has expired."),
+    "seat_unavailable": _("You cannot sit at this table."),
+    "seat_reliable_only": _("The host accepts only reliable players at this table."),
 }
 
 GENERIC = _("That is not allowed.")

@@ -1,4 +1,5 @@
-"""WebSocket routes: one socket per table for the waiting room and the game (DESIGN.md).
+"""WebSocket routes: one socket per table for the waiting room and the game (DESIGN.md), and one
+site socket per tab on every page (presence and personal news: social/consumers.py).
 
 Any other path (including /ws/tables/abc/, -1 or 1%00) is accepted and closed at once with 4404,
 the code a missing table gets: no 500 on the handshake and no "No route found" traceback.
@@ -8,6 +9,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path, re_path
 
 from game.consumers import TableConsumer
+from social.consumers import SiteConsumer
 
 CLOSE_NOT_FOUND = 4404
 
@@ -25,5 +27,6 @@ class NotFoundConsumer(AsyncWebsocketConsumer):
 
 websocket_urlpatterns = [
     path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
+    path("ws/site/", SiteConsumer.as_asgi()),
     re_path(r"", NotFoundConsumer.as_asgi()),
 ]

@@ -86,6 +86,7 @@ INSTALLED_APPS = [
     "game",
     "ratings",
     "analysis",
+    "social",
     "chat",
 ]
 
@@ -200,6 +201,8 @@ TIMERS_LOBBY_HEARTBEATS = True
 CELERY_BEAT_SCHEDULER = "game.beat:DeadlineScheduler"
 CELERY_BEAT_SCHEDULE = {
     "chat-retention": {"task": "chat.tasks.purge_old_messages", "schedule": 6 * 60 * 60},
+    # matchmaking's periodic part: no-shows, players gone, widening rating windows, bot fills
+    "social-sweep": {"task": "social.tasks.sweep", "schedule": 1.0},
 }
 CHAT_RETENTION_DAYS = _CHAT_RETENTION_DAYS  # chat messages kept this long (reported ones until the report closes)
 

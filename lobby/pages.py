@@ -8,7 +8,8 @@ Apps above the lobby also add panels to a table's pages: templates rendered with
 at a named place. "page": the waiting room (outside the part htmx refreshes, so they live on across
 the room's updates) and the game table (the chat, registered in ChatConfig.ready()); "result" and
 "result_actions": the game table's game-over dialog, above and among its buttons (the ratings' series
-standings and replay link). `{% table_panels place %}` (lobby_tags) names them to the page, so no
+standings and replay link); "lobby": the lobby's list page, above the tables (who is online); "rules": sections of the rules page
+(matchmaking and the reliability mark). `{% table_panels place %}` (lobby_tags) names them to the page, so no
 template of the lobby or the game names an app above it.
 """
 
@@ -23,7 +24,7 @@ from durak_site.panels import Panels
 
 GamePage = Callable[[HttpRequest, object], HttpResponse]
 _game_page: GamePage | None = None
-PLACES = ("page", "result", "result_actions")
+PLACES = ("page", "result", "result_actions", "lobby", "rules")
 _panels = Panels("the table pages", PLACES)
 
 
@@ -36,6 +37,21 @@ def game_page(request: HttpRequest, table) -> HttpResponse:
     if _game_page is None:
         raise ImproperlyConfigured("no game page is registered (is the game app installed?)")
     return _game_page(request, table)
+
+
+QuickPlay = Callable[[HttpRequest], HttpResponse]
+_quick_play: QuickPlay | None = None
+
+
+def register_quick_play(view: QuickPlay) -> None:
+    """«Быстрая игра» (`POST /tables/quick/`) is answered by this view (the social app's search)
+    instead of the lobby's own seat-me-with-bots."""
+    global _quick_play
+    _quick_play = view
+
+
+def quick_play_page(request: HttpRequest) -> HttpResponse | None:
+    return _quick_play(request) if _quick_play is not None else None
 
 
 def register_table_panel(template_name: str, place: str = "page") -> None:

@@ -45,6 +45,7 @@ def _summary(table: Table, viewer=None) -> dict:
         "humans": sum(1 for s in seats if s.player_id),
         "bots": sum(1 for s in seats if s.bot_level),
         "free": sum(1 for s in seats if s.is_free),
+        "first_free": next((s.number for s in seats if s.is_free), None),  # «Сесть» in the list seats you here
         "seats": seats,
         "mine": bool(viewer is not None and viewer.is_authenticated
                      and any(s.player_id == viewer.pk for s in seats)),
@@ -176,6 +177,9 @@ def quick_play(request: HttpRequest) -> HttpResponse:
         # After sign-up, come back to the lobby (a GET page), not to this POST-only URL.
         login_url = reverse(settings.LOGIN_URL)
         return redirect(f"{login_url}?{urlencode({'next': reverse('lobby:index')})}")
+    delegated = pages.quick_play_page(request)  # the search for opponents, when an app above offers it
+    if delegated is not None:
+        return delegated
     try:
         table = services.quick_play(request.user)
     except ServiceError as exc:

@@ -9,6 +9,7 @@ import threading
 
 from django.conf import settings
 
+from game import sweep_hooks
 from game.timers.base import logger, reset_connection
 from game.timers.pacer import Pacer
 from game.timers.sweep import sweep
@@ -25,7 +26,10 @@ def run_paced(stop: threading.Event, pacer: Pacer | None = None) -> int:
         due, wait = pacer.decide()
         if due:
             try:
-                total += len(sweep(full=pacer.sweep_full))
+                full = pacer.sweep_full
+                total += len(sweep(full=full))
+                if full:
+                    sweep_hooks.run()  # apps above the game (game/sweep_hooks.py)
             except Exception:  # sweep() does not raise; never let the loop die anyway
                 logger.exception("timers: ticker sweep failed")
                 reset_connection()

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from durak_site.clock import db_now
 from game.engine.bots import BOTS, DEFAULT_LEVEL, LEVEL_BY_CODE
+from lobby import guards
 from lobby.errors import ServiceError
 from lobby.models import Seat, Table
 from lobby.services.countdown import clear_ready, settle
@@ -54,6 +55,7 @@ def sit(table_id, player, number) -> Table:
         if not target.is_free:
             raise ServiceError("seat_taken", n=number)
         if mine is None:
+            guards.check_seat(table.pk, player.pk)  # apps above the lobby: blocks, reliable players only
             stand_elsewhere(player, except_table_id=table.pk)
         moved = mine is not None
         if moved:

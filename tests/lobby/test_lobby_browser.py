@@ -143,11 +143,16 @@ def test_a_second_player_sees_the_first_sit_down_without_reloading(transactional
 
 def test_quick_play_deals_the_cards_without_a_ready_click(transactional_db, asgi_live_server, browser, screenshot_dir,
                                                           player):
-    """Issue #14 item 6: «Быстрая игра» seats three bots and the game starts by itself: the page turns
+    """«Быстрая игра» searches for opponents; when nobody comes within the player's bot wait (15 s
+    here, his last choice) three bots take the seats and the game starts by itself: the page turns
     into the game table with six cards in the player's hand, and no «Готов» button is ever pressed."""
     from playwright.sync_api import expect
 
     from lobby.models import Table
+    from social import queue
+
+    queue.join(player, match_now=False, bot_fill="15")  # his last choice: bots after 15 s
+    queue.cancel(player)
 
     ctx = login_browser_context(browser, asgi_live_server, player, mobile=True)
     page = ctx.new_page()
@@ -158,7 +163,8 @@ def test_quick_play_deals_the_cards_without_a_ready_click(transactional_db, asgi
     try:
         page.goto("/tables/")
         page.get_by_role("button", name="Быстрая игра").click()
-        expect(page.locator("#game")).to_be_attached(timeout=15000)
+        expect(page.locator("[data-searching]")).to_be_visible(timeout=10000)
+        expect(page.locator("#game")).to_be_attached(timeout=40000)
         expect(page.locator("#g-hand .card")).to_have_count(6, timeout=15000)
         table = Table.objects.get(seats__player=player)
         assert table.status == Table.Status.PLAYING

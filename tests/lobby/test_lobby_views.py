@@ -152,11 +152,13 @@ def test_a_closed_table_tells_why(client, table):
     assert "Offensive name" in html
 
 
-def test_quick_play_puts_you_at_a_table(client_for, make_player):
+def test_quick_play_enters_the_search_for_opponents_instead_of_a_table_of_bots(client_for, make_player):
+    """The social app answers «Быстрая игра» (lobby.pages.register_quick_play): a lone player waits
+    on the search page; nobody is seated alone with bots at once."""
     c = client_for(make_player("anna"))
     response = c.post(reverse("lobby:quick_play"))
-    table = Table.objects.get()
-    assert response["Location"] == reverse("lobby:table", args=[table.pk])
+    assert response["Location"] == reverse("social:search")
+    assert not Table.objects.exists()
 
 
 def test_moderator_closes_a_table_with_a_reason_from_the_admin(client, table, make_player):

@@ -144,7 +144,16 @@ function appendMessage(m, scroll = true) {
   const time = document.createElement("time");
   time.dateTime = m.at;
   time.textContent = timeOf(m.at);
-  head.append(nick, " ", time);
+  let who = nick;
+  if (m.author_id !== S.me) { // his card (add a friend, block): in a new tab, so a game is never left
+    who = document.createElement("a");
+    who.href = `/people/${Number(m.author_id)}/`;
+    who.target = "_blank";
+    who.rel = "noopener";
+    who.className = "chat-nick-link";
+    who.append(nick);
+  }
+  head.append(who, " ", time);
   const text = document.createElement("p");
   text.className = "chat-text";
   text.textContent = hidden ? T.hidden_message : m.text;

@@ -1,0 +1,23 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class SocialConfig(AppConfig):
+    name = "social"
+    verbose_name = _("Players and matchmaking")
+
+    def ready(self) -> None:
+        from accounts import pages as profile_pages
+        from game import sweep_hooks
+        from lobby import guards, pages
+
+        from . import people, queue, views
+
+        pages.register_quick_play(views.quick_play)  # «Быстрая игра» searches for opponents
+        pages.register_table_panel("social/online_panel.html", place="lobby")  # who is online
+        pages.register_table_panel("social/rules_section.html", place="rules")  # matching, reliability
+        pages.register_table_panel("social/table_people.html", place="page")  # invite, reliability marks
+        profile_pages.register_profile_panel("social/profile_mark.html", place="facts")  # his reliability mark
+        profile_pages.register_profile_panel("social/profile_link.html", place="links")
+        guards.register_seat_guard(people.seat_refusal)  # blocks, «only reliable players»
+        sweep_hooks.register("social", queue.sweep)  # the in-process ticker's share (embedded default)

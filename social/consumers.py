@@ -1,0 +1,261 @@
+"""The site socket (/ws/site/): one per tab on every page. Presence, and personal news (a match was
+found: go to the table; an invitation; a friend request), and the lobby's online list.
+
+Messages from the browser (JSON objects with "type"): `ping`; `page` {"path"} (the page this tab
+shows: arriving at a matched table presses «Готов» for him; the lobby subscribes to the online
+list); `search` {choices}; `cancel`; `invitation` {"id", "accept"}. Anything else gets an error
+frame and changes nothing.
+
+Close codes: 4401 not signed in or the session ended, 4403 banned, 4408 too many sockets of one
+account or address (game/socket_limits.py, counted with the table sockets), 4429 flooding (the
+conventions of accounts/sessions.py and game/flood.py that the table socket also follows). The
+page's script does not reconnect after any of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import time
+
+from channels.consumer import get_handler_name
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import translation
+
+from accounts import services as accounts_services
+from accounts import sessions
+from durak_site import realtime
+from durak_site.db import in_thread
+from durak_site.errors import ServiceError, message_for
+from game import socket_limits
+from game.consumers import _language  # the table socket's reading of the language cookie
+from game.flood import TokenBucket
+
+from . import notify, people, presence, queue
+
+log = logging.getLogger(__name__)
+
+MAX_FRAME_BYTES = 1024
+RATE, BURST = 2.0, 20.0  # messages a second on average, and at once
+CLOSE_FLOODING = 4429
+PUSH_EVERY = 1.0  # seconds: the online list and queue counts reach one socket at most this often
+BEAT_EVERY = 15.0
+TABLE_PATH = re.compile(r"^/tables/(\d{1,12})/$")
+LOBBY_PATH = "/tables/"
+
+
+class SiteConsumer(AsyncJsonWebsocketConsumer):
+    counted = False
+    closing = False
+    session_key: str | None = None
+    watching_online = False
+    watching_queue = False
+    admitted = False  # counted by game.socket_limits with the table sockets (released on disconnect)
+
+    async def dispatch(self, message) -> None:
+        """As the table socket: no hop to the one thread-sensitive thread per message (the
+        database is reached only through `in_thread`)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        self.lang = _language(self.scope)
+        self.bucket = TokenBucket(RATE, BURST)
+        self.joined: list[str] = []
+        self.pending: dict[str, asyncio.Task] = {}
+        self.last_push: dict[str, float] = {}
+        self.last_beat = time.monotonic()
+        await self.accept()
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(code=sessions.CLOSE_SESSION_ENDED)
+            return
+        self.address = accounts_services.scope_client_ip(self.scope)
+        if not socket_limits.admit(self.user.pk, self.address):
+            await self._error("too_many_sockets")
+            self.closing = True
+            await self.close(code=socket_limits.CLOSE_TOO_MANY)
+            return
+        self.admitted = True
+        session = self.scope.get("session")
+        self.session_key = session.session_key if session is not None else None
+        for group in (realtime.player_group(self.user.pk), notify.site_group(self.user.pk)):
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.joined.append(group)
+        reason = await in_thread(sessions.socket_end_reason)(self.session_key, self.user.pk)
+        if reason is not None:
+            await self._end(reason)
+            return
+        await in_thread(presence.opened)(self.user.pk)
+        self.counted = True
+        await self.send_json({"type": "hello", "search": await in_thread(queue.status_for)(self.user.pk)})
+
+    async def disconnect(self, code) -> None:
+        self.closing = True
+        if self.admitted:
+            self.admitted = False
+            socket_limits.release(self.user.pk, self.address)
+        for task in self.pending.values():
+            task.cancel()
+        for group in self.joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.joined = []
+        if self.counted:
+            self.counted = False
+            try:
+                await in_thread(presence.closed)(self.user.pk)
+            except Exception:
+                log.exception("site socket: presence on close failed")
+
+    # ------------------------------------------------------------ browser -> server
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        if not self.counted:
+            return
+        if not self.bucket.take():
+            await self._error("flooding")
+            await self.close(code=CLOSE_FLOODING)
+            return
+        if text_data is None or len(text_data.encode("utf-8", "replace")) > MAX_FRAME_BYTES:
+            await self._error("too_large" if text_data else "bad_message")
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            await self._error("bad_json")
+            return
+        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            await self._error("bad_message")
+            return
+        try:
+            await self._handle(content)
+        except ServiceError as exc:
+            await self._error(exc.code, exc)
+        except Exception:
+            log.exception("site socket: message %r failed", content.get("type"))
+            await self._error("bad_message")
+
+    async def _handle(self, content: dict) -> None:
+        kind = content["type"]
+        if kind == "ping":
+            await self.send_json({"type": "pong"})
+            if time.monotonic() - self.last_beat >= BEAT_EVERY:
+                self.last_beat = time.monotonic()
+                reason = await in_thread(_beat)(self.session_key, self.user.pk)
+                if reason is not None:
+                    await self._end(reason)
+        elif kind == "page":
+            await self._page(content.get("path"))
+        elif kind == "search":
+            choices = content.get("choices") or {}
+            if not isinstance(choices, dict):
+                raise ServiceError("bad_message")
+            await in_thread(queue.join)(self.user, **choices)
+            await self._watch_queue(True)
+            await self._send_search()
+        elif kind == "cancel":
+            await in_thread(queue.cancel)(self.user)
+            await self._send_search()
+        elif kind == "invitation":
+            accept = content.get("accept")
+            if not isinstance(accept, bool):
+                raise ServiceError("bad_message")
+            row = await in_thread(people.answer)(self.user, content.get("id"), accept)
+            await self.send_json({"type": "invitation_answered", "id": row.pk, "accepted": accept,
+                                  "url": f"/tables/{row.table_id}/" if accept else None})
+        else:
+            await self._error("unknown_type")
+
+    async def _page(self, path) -> None:
+        if not isinstance(path, str) or len(path) > 200:
+            raise ServiceError("bad_message")
+        found = TABLE_PATH.match(path)
+        if found:
+            await in_thread(queue.arrived)(self.user.pk, int(found.group(1)))
+        if path == LOBBY_PATH and not self.watching_online:
+            self.watching_online = True
+            await self.channel_layer.group_add(notify.ONLINE_GROUP, self.channel_name)
+            self.joined.append(notify.ONLINE_GROUP)
+            await self._push_online()
+        if path.startswith("/play/"):
+            await self._watch_queue(True)
+
+    async def _watch_queue(self, on: bool) -> None:
+        if on and not self.watching_queue:
+            self.watching_queue = True
+            await self.channel_layer.group_add(queue.QUEUE_GROUP, self.channel_name)
+            self.joined.append(queue.QUEUE_GROUP)
+
+    async def _send_search(self) -> None:
+        await self.send_json({"type": "search", "search": await in_thread(queue.status_for)(self.user.pk)})
+
+    async def _push_online(self) -> None:
+        await self.send_json({"type": "online", **await in_thread(presence.summary)()})
+        self.last_push["online"] = time.monotonic()
+
+    # ------------------------------------------------------------ server -> browser
+
+    def _throttled(self, name: str, send) -> None:
+        """Run `send` now, or once when PUSH_EVERY has passed since the last one (never more often)."""
+        if name in self.pending and not self.pending[name].done():
+            return
+        wait = max(0.0, PUSH_EVERY - (time.monotonic() - self.last_push.get(name, 0.0)))
+
+        async def later() -> None:
+            await asyncio.sleep(wait)
+            if not self.closing:
+                try:
+                    await send()
+                except Exception:
+                    log.exception("site socket: %s push failed", name)
+            self.last_push[name] = time.monotonic()  # from the frame's leaving: a slow read never bunches two
+
+        self.pending[name] = asyncio.ensure_future(later())
+
+    async def site_notify(self, event) -> None:
+        if not self.closing:
+            await self.send_json(event["payload"])
+
+    async def site_online(self, event) -> None:
+        self._throttled("online", self._push_online)
+
+    async def site_queue(self, event) -> None:
+        self._throttled("queue", self._send_search)
+
+    async def session_ended(self, event) -> None:
+        key = event.get("session_key")
+        if key is not None and key != self.session_key:
+            return
+        await self._end(event.get("reason") or sessions.SESSION_ENDED)
+
+    async def _end(self, reason: str) -> None:
+        if self.closing:
+            return
+        with translation.override(self.lang):
+            message = sessions.end_message(reason)
+        await self.send_json({"type": "error", "code": reason, "message": message})
+        self.closing = True
+        await self.close(code=sessions.close_code(reason))
+
+    async def _error(self, code: str, exc: ServiceError | None = None) -> None:
+        with translation.override(self.lang):
+            message = str(exc) if exc is not None else message_for(code)
+        await self.send_json({"type": "error", "code": code, "message": message})
+
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        try:
+            await super().send(text_data, bytes_data, close)
+        except Exception:
+            self.closing = True
+
+
+def _beat(session_key: str | None, player_id: int) -> str | None:
+    """The heartbeat: the session still stands (else why not), and he is still here."""
+    reason = sessions.socket_end_reason(session_key, player_id)
+    if reason is None:
+        presence.beat(player_id)
+    return reason

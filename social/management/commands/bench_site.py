@@ -1,0 +1,124 @@
+"""Idle site sockets for a load run (the lobby's online list must cost live play nothing).
+
+    python manage.py bench_site --sockets 2000 --url ws://127.0.0.1:8000 --duration 60
+    # meanwhile, in another shell: python manage.py bench_ws --tables 50 --url ws://127.0.0.1:8000
+
+It creates N players with sessions on the database the server uses (same DATABASE_URL!), opens one
+site socket (/ws/site/) each, half of them on the lobby page (they receive the online list), pings
+every 20 s as a tab does, and holds them for --duration seconds. Opening and closing the sockets is
+itself the churn the online list batches. It prints the connect time, ping→pong and how many
+online-list frames a lobby socket received a second at most (never more than one).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+import uuid
+from importlib import import_module
+
+import websockets
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+PING_EVERY = 20.0
+
+
+def _players(n: int, tag: str) -> list[str]:
+    """N players and a session cookie each (as a signed-in browser has)."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    from accounts.backends import PLAYER_BACKEND
+    from accounts.models import Player
+
+    cookies = []
+    store_class = import_module(settings.SESSION_ENGINE).SessionStore
+    for i in range(n):
+        player = Player.objects.create_user(f"bs{tag}{i}"[:20])
+        store = store_class()
+        store[SESSION_KEY] = str(player.pk)
+        store[BACKEND_SESSION_KEY] = PLAYER_BACKEND
+        store[HASH_SESSION_KEY] = player.get_session_auth_hash()
+        store.save()
+        cookies.append(store.session_key)
+    return cookies
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+class Command(BaseCommand):
+    help = "Hold N idle site sockets (presence, the lobby's online list) against a running server."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--sockets", type=int, default=200)
+        parser.add_argument("--url", default="ws://127.0.0.1:8000")
+        parser.add_argument("--origin", default=None)
+        parser.add_argument("--duration", type=float, default=30.0)
+        parser.add_argument("--connect-concurrency", type=int, default=20)
+
+    def handle(self, *args, **opts) -> None:
+        tag = uuid.uuid4().hex[:6]
+        cookies = _players(opts["sockets"], tag)
+        origin = opts["origin"] or "http://" + opts["url"].split("://", 1)[1].split("/")[0]
+        figures = asyncio.run(self._run(cookies, opts, origin))
+        for line in figures:
+            self.stdout.write(line)
+
+    async def _run(self, cookies: list[str], opts: dict, origin: str) -> list[str]:
+        connects: list[float] = []
+        pongs: list[float] = []
+        online_rates: list[int] = []
+        gate = asyncio.Semaphore(opts["connect_concurrency"])
+        end = time.monotonic() + opts["duration"]
+        failures: list[str] = []
+
+        async def tab(i: int, cookie: str) -> None:
+            headers = {"Origin": origin, "Cookie": f"{settings.SESSION_COOKIE_NAME}={cookie}"}
+            try:
+                async with gate:
+                    t0 = time.monotonic()
+                    ws = await websockets.connect(opts["url"].rstrip("/") + "/ws/site/", additional_headers=headers)
+                    await ws.recv()  # hello
+                    connects.append(time.monotonic() - t0)
+                async with ws:
+                    lobby = i % 2 == 0
+                    await ws.send('{"type": "page", "path": "%s"}' % ("/tables/" if lobby else "/ratings/"))
+                    per_second: dict[int, int] = {}
+                    next_ping, sent = time.monotonic() + PING_EVERY * (i % 10) / 10, 0.0
+                    while time.monotonic() < end:
+                        if time.monotonic() >= next_ping:
+                            sent = time.monotonic()
+                            await ws.send('{"type": "ping"}')
+                            next_ping = sent + PING_EVERY
+                        try:
+                            text = await asyncio.wait_for(ws.recv(), timeout=1.0)
+                        except TimeoutError:
+                            continue
+                        if '"pong"' in text and sent:
+                            pongs.append(time.monotonic() - sent)
+                        elif '"online"' in text:
+                            second = int(time.monotonic())
+                            per_second[second] = per_second.get(second, 0) + 1
+                    if lobby:
+                        online_rates.append(max(per_second.values(), default=0))
+            except Exception as exc:  # noqa: BLE001  (counted and printed)
+                failures.append(type(exc).__name__)
+
+        await asyncio.gather(*(tab(i, c) for i, c in enumerate(cookies)))
+        ms = 1000.0
+        return [
+            f"site sockets: {len(connects)} connected of {len(cookies)}, failures: {len(failures)} "
+            f"{sorted(set(failures))}",
+            f"connect: p50 {_pct(connects, 0.5) * ms:.0f} ms, p99 {_pct(connects, 0.99) * ms:.0f} ms",
+            f"ping→pong: n={len(pongs)} p50 {_pct(pongs, 0.5) * ms:.1f} ms, p99 {_pct(pongs, 0.99) * ms:.1f} ms",
+            f"online-list frames a lobby socket got in one second: max {max(online_rates, default=0)} "
+            f"(mean of maxima {statistics.fmean(online_rates) if online_rates else 0:.2f})",
+        ]
+
+

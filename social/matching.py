@@ -1,0 +1,159 @@
+"""Who may play whom: the pure part of matchmaking (no database), so it is tested on its own.
+
+The rule (stated on the rules page): two searches are compatible when every choice agrees or one
+side left it open ("any"), and their ratings are within the rating window of the one who has waited
+longer. The window starts at WINDOW_START points and widens by WINDOW_STEP every WINDOW_EVERY
+seconds of waiting; after WINDOW_OPEN_AFTER seconds it is open (any rating). A group is formed
+around the head of the queue (the longest waiting), taking the compatible players nearest to it
+in rating.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+WINDOW_START = 100
+WINDOW_STEP = 50
+WINDOW_EVERY = 5.0
+WINDOW_OPEN_AFTER = 60.0
+DEFAULT_PLAYERS_WHEN_FILLING = 4  # "any number" filled with bots: the old quick play's four seats
+DEFAULT_VARIANT, DEFAULT_DECK, DEFAULT_TIMER = "podkidnoy", 36, 30
+VARIANTS = ("podkidnoy", "perevodnoy")
+PLAYERS = (2, 3, 4, 5, 6)
+DECKS = (24, 36, 52)
+TIMERS = (30, 60, 90)
+BOT_FILLS = (0, 15, 30, 60)
+MAX_PLAYERS_FOR_DECK = {24: 4, 36: 6, 52: 6}
+
+
+def window(waited_seconds: float) -> float:
+    """The rating distance a search accepts after waiting this long."""
+    if waited_seconds >= WINDOW_OPEN_AFTER:
+        return float("inf")
+    return WINDOW_START + WINDOW_STEP * int(max(0.0, waited_seconds) // WINDOW_EVERY)
+
+
+@dataclass
+class Candidate:
+    """A waiting search as the matcher sees it."""
+
+    id: int
+    player_id: int
+    rating: int
+    waited: float  # seconds since queued_at
+    variant: str = ""
+    players: int = 0
+    deck: int = 0
+    turn_seconds: int = 0
+    rated: bool = True
+    bot_fill: int = 30
+    address: str = ""
+    avoid: set[int] = field(default_factory=set)  # players he blocked or who blocked him
+    at_pair_limit: set[int] = field(default_factory=set)  # players he played his daily rated share with
+
+
+def _agree(a, b, any_value):
+    """The common value of two choices, `any_value` when both are open, or None when they clash."""
+    if a == any_value:
+        return b
+    if b == any_value or a == b:
+        return a
+    return None
+
+
+_CLASH = object()
+
+
+def common(group: list[Candidate]) -> dict | None:
+    """The settings every search of the group accepts (open ones stay open), or None."""
+    out = {"variant": "", "players": 0, "deck": 0, "turn_seconds": 0, "rated": group[0].rated}
+    for c in group:
+        if c.rated != out["rated"]:
+            return None
+        for key, any_value in (("variant", ""), ("players", 0), ("deck", 0), ("turn_seconds", 0)):
+            value = _agree(out[key], getattr(c, key), any_value)
+            if value is None:
+                return None
+            out[key] = value
+    if out["players"] and out["deck"] and out["players"] > MAX_PLAYERS_FOR_DECK[out["deck"]]:
+        return None
+    if len(group) > (out["players"] or 6) or (out["deck"] and len(group) > MAX_PLAYERS_FOR_DECK[out["deck"]]):
+        return None
+    return out
+
+
+def may_join(group: list[Candidate], c: Candidate) -> bool:
+    """May `c` join the group: no block between them, ratings in the window, choices agree, and
+    for a rated search no pair at its daily rated limit and no two people on one address."""
+    for g in group:
+        if c.player_id == g.player_id or c.player_id in g.avoid or g.player_id in c.avoid:
+            return False
+        if abs(c.rating - g.rating) > window(max(c.waited, g.waited)):
+            return False
+        if c.rated and (c.player_id in g.at_pair_limit or g.player_id in c.at_pair_limit
+                        or (c.address and c.address == g.address)):
+            return False
+    return common([*group, c]) is not None
+
+
+def target_size(settings_: dict) -> int | None:
+    """Seats of the table this group makes: the fixed number, or None when any number will do."""
+    return settings_["players"] or None
+
+
+def form_group(head: Candidate, others: list[Candidate]) -> list[Candidate]:
+    """The largest group around `head`, nearest in rating first (may be just `head`)."""
+    group = [head]
+    for c in sorted(others, key=lambda o: (abs(o.rating - head.rating), -o.waited, o.id)):
+        settings_ = common(group)
+        size = target_size(settings_) if settings_ else None
+        if size is not None and len(group) >= size:
+            break
+        if may_join(group, c):
+            group.append(c)
+    return group
+
+
+def ready_to_start(group: list[Candidate]) -> bool:
+    """A full table (its fixed number reached), or at least two people when every search accepts any number."""
+    settings_ = common(group)
+    if settings_ is None:
+        return False
+    size = target_size(settings_)
+    return len(group) >= 2 if size is None else len(group) == size
+
+
+def bots_due(group: list[Candidate]) -> bool:
+    """The head's wait ran out (every one of the group fills with bots, and the head's time is up)."""
+    head = group[0]
+    return all(c.bot_fill for c in group) and head.waited >= head.bot_fill
+
+
+def table_settings(group: list[Candidate], filling: bool) -> dict:
+    """The table made for a group: open choices resolved to the defaults."""
+    s = common(group)
+    assert s is not None
+    seats = s["players"] or (max(len(group), DEFAULT_PLAYERS_WHEN_FILLING) if filling else len(group))
+    deck = s["deck"] or DEFAULT_DECK
+    if seats > MAX_PLAYERS_FOR_DECK[deck]:
+        seats = MAX_PLAYERS_FOR_DECK[deck]
+    return {"variant": s["variant"] or DEFAULT_VARIANT, "seats_count": seats, "deck_size": deck,
+            "turn_seconds": s["turn_seconds"] or DEFAULT_TIMER, "rated": s["rated"]}
+
+
+def groups(queue: list[Candidate]) -> list[tuple[list[Candidate], bool]]:
+    """Every group the queue (oldest first) makes now: (group, fill with bots)."""
+    out, taken = [], set()
+    for head in queue:
+        if head.id in taken:
+            continue
+        rest = [c for c in queue if c.id not in taken and c.id != head.id]
+        group = form_group(head, rest)
+        if ready_to_start(group):
+            out.append((group, False))
+        elif bots_due(group):
+            out.append((group, True))
+        else:
+            continue
+        taken.update(c.id for c in group)
+    return out

@@ -1,0 +1,110 @@
+"""Who is online: the only writer of Presence. A player is online while any of his tabs has its
+site socket open (and one of them pinged within PRESENCE_STALE seconds: a dead process's counts
+are not believed for ever).
+
+The lobby's list is computed at most once a second for everyone (the shared cache), and each
+viewer's socket sends it at most once a second, whatever the churn.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.db.models import Case, F, Value, When
+from django.urls import reverse
+
+from durak_site import realtime
+from durak_site.clock import db_now
+from lobby.models import Seat, Table
+from ratings.models import START_RATING, Rating
+
+from . import notify, reliability
+from .models import Presence, SearchRequest
+from .queue import PRESENCE_STALE
+
+LIST_LIMIT = 100
+SUMMARY_KEY = "social:online-summary"
+SUMMARY_SECONDS = 1
+
+
+def _stale_cutoff():
+    return db_now() - timedelta(seconds=PRESENCE_STALE)
+
+
+def opened(player_id: int) -> int:
+    """One more tab of his; a count nobody refreshed for PRESENCE_STALE seconds starts again at one."""
+    now = db_now()
+    fresh = Case(When(seen_at__lt=_stale_cutoff(), then=Value(1)), default=F("sockets") + 1)
+    if not Presence.objects.filter(pk=player_id).update(sockets=fresh, seen_at=now, changed_at=now):
+        try:
+            with transaction.atomic():
+                Presence.objects.create(player_id=player_id, sockets=1, seen_at=now, changed_at=now)
+        except IntegrityError:
+            Presence.objects.filter(pk=player_id).update(sockets=F("sockets") + 1, seen_at=now, changed_at=now)
+    _changed()
+    return Presence.objects.filter(pk=player_id).values_list("sockets", flat=True).first() or 0
+
+
+def closed(player_id: int) -> int:
+    """One tab of his closed; returns how many are still open (0: he is offline)."""
+    now = db_now()
+    Presence.objects.filter(pk=player_id, sockets__gt=0).update(sockets=F("sockets") - 1, changed_at=now)
+    left = Presence.objects.filter(pk=player_id).values_list("sockets", flat=True).first() or 0
+    if left == 0:
+        _changed()
+    return left
+
+
+def beat(player_id: int) -> None:
+    Presence.objects.filter(pk=player_id).update(seen_at=db_now())
+
+
+def is_online(player_id: int) -> bool:
+    return Presence.objects.filter(pk=player_id, sockets__gt=0, seen_at__gte=_stale_cutoff()).exists()
+
+
+def online_ids() -> set[int]:
+    return set(Presence.objects.filter(sockets__gt=0, seen_at__gte=_stale_cutoff()).values_list("player_id", flat=True))
+
+
+def _changed() -> None:
+    """The online list changed: lobby viewers' sockets refresh it (each at most once a second; the
+    first to ask recomputes it, the rest read the cache)."""
+    transaction.on_commit(lambda: cache.delete(SUMMARY_KEY))
+    realtime.send_on_commit([(notify.ONLINE_GROUP, {"type": "site.online"})])
+
+
+def statuses(player_ids) -> dict[int, dict]:
+    """lobby / searching / playing (with a watch link for a public game) for each player."""
+    ids = list(player_ids)
+    out = {pid: {"status": "lobby"} for pid in ids}
+    for pid in SearchRequest.objects.filter(player_id__in=ids, status=SearchRequest.Status.WAITING).values_list(
+            "player_id", flat=True):
+        out[pid] = {"status": "searching"}
+    for pid, table_id, private in (Seat.objects.filter(player_id__in=ids, in_game=True,
+                                                       table__status=Table.Status.PLAYING)
+                                   .values_list("player_id", "table_id", "table__private")):
+        out[pid] = {"status": "playing", "watch": None if private else reverse("lobby:table", args=[table_id])}
+    return out
+
+
+def summary() -> dict:
+    """The lobby's online block: counts and the list (nick, rating, status, reliability)."""
+    cached = cache.get(SUMMARY_KEY)
+    if cached is not None:
+        return cached
+    rows = list(Presence.objects.filter(sockets__gt=0, seen_at__gte=_stale_cutoff())
+                .select_related("player").order_by("player__nick")[:LIST_LIMIT])
+    ids = [r.player_id for r in rows]
+    total = Presence.objects.filter(sockets__gt=0, seen_at__gte=_stale_cutoff()).count()
+    ratings = dict(Rating.objects.filter(player_id__in=ids).values_list("player_id", "value"))
+    states = statuses(ids)
+    marks = reliability.marks(ids)
+    players = [{"id": r.player_id, "nick": r.player.nick, "rating": ratings.get(r.player_id, START_RATING),
+                "reliability": marks[r.player_id], **states[r.player_id]} for r in rows]
+    in_games = Seat.objects.filter(in_game=True, table__status=Table.Status.PLAYING, player_id__in=online_ids()).count()
+    data = {"online": total, "playing": in_games, "players": players}
+    cache.set(SUMMARY_KEY, data, SUMMARY_SECONDS)
+    return data

@@ -1,0 +1,76 @@
+"""Template tags of the social panels (the lobby's online list, the table's people)."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.translation import gettext as _
+
+from lobby.models import Seat
+
+from .. import matching, presence, queue, reliability
+from ..models import TableRequirement
+
+register = template.Library()
+
+
+@register.simple_tag
+def online_summary() -> dict:
+    return presence.summary()
+
+
+@register.simple_tag
+def matching_rule() -> dict:
+    """The numbers of the matching rule and the reliability mark, as the rules page states them."""
+    return {"start": matching.WINDOW_START, "step": matching.WINDOW_STEP, "every": int(matching.WINDOW_EVERY),
+            "open": int(matching.WINDOW_OPEN_AFTER), "arrive": queue.ARRIVE_SECONDS,
+            "recent": reliability.RECENT, "high": round(reliability.HIGH_AT * 100),
+            "medium": round(reliability.MEDIUM_AT * 100), "new": reliability.NEW_UNDER}
+
+
+@register.simple_tag
+def online_strings() -> dict:
+    """The words the site socket's script needs to redraw the online list in the page's language."""
+    return {"playing": _("playing"), "searching": _("searching"), "lobby": _("in the lobby"), "watch": _("watch"),
+            "nobody": _("Nobody else is online right now."), "reliability": _("Reliability"),
+            "marks": {code: str(label) for code, label in reliability.LABELS.items()},
+            "counts": _("%(online)s online · %(playing)s playing")}
+
+
+@register.simple_tag
+def table_people(table) -> dict:
+    """The people seated at a table with their reliability marks, and the host's requirement."""
+    seats = list(Seat.objects.filter(table=table, player__isnull=False).select_related("player").order_by("number"))
+    marks = reliability.marks([s.player_id for s in seats])
+    return {
+        "rows": [{"seat": s.number, "nick": s.player.nick, "id": s.player_id, "mark": marks[s.player_id],
+                  "label": reliability.label(marks[s.player_id])} for s in seats],
+        "reliable_only": TableRequirement.objects.filter(table=table, reliable_only=True).exists(),
+    }
+
+
+@register.simple_tag
+def reliability_of(player_id: int) -> str:
+    return reliability.mark(player_id)
+
+
+@register.filter
+def reliability_label(code: str) -> str:
+    return reliability.label(code)
+
+
+@register.inclusion_tag("social/site_socket.html")
+def site_socket() -> dict:
+    """The site socket's script and the words its notices use (base.html, signed-in players)."""
+    return {"strings": {
+        "match": _("Opponents found! Going to the table…"),
+        "requeued": _("Someone did not come: back to the search, at the head of the queue."),
+        "no_show": _("You did not come to the table in time: the search has ended."),
+        "search_ended": _("The search has ended."),
+        "invitation": _("%(nick)s invites you to table %(table)s"),
+        "accept": _("Accept"), "decline": _("Decline"), "close": _("Close"),
+        "friend_request": _("%(nick)s wants to be your friend"),
+        "friend_accepted": _("%(nick)s accepted your friend request"),
+        "invitation_declined": _("%(nick)s declined your invitation"),
+        "invitation_accepted": _("%(nick)s accepted your invitation"),
+        "see": _("See"), "seconds": _("%(n)s s"),
+    }}

@@ -1,0 +1,21 @@
+from django.urls import path
+
+from . import views
+
+app_name = "social"
+urlpatterns = [
+    path("play/", views.play, name="play"),
+    path("play/search/", views.search, name="search"),
+    path("play/search/start/", views.search_start, name="search_start"),
+    path("play/search/cancel/", views.search_cancel, name="search_cancel"),
+    path("play/search/status/", views.search_status, name="search_status"),
+    path("people/", views.friends, name="friends"),
+    path("people/online/", views.online, name="online"),
+    path("people/settings/", views.preferences, name="preferences"),
+    path("people/<int:player_id>/", views.player, name="player"),
+    path("people/<int:player_id>/friend/", views.friend, name="friend"),
+    path("people/<int:player_id>/block/", views.block, name="block"),
+    path("people/<int:player_id>/invite/", views.invite, name="invite"),
+    path("people/tables/<int:table_id>/reliable/", views.reliable_only, name="reliable_only"),
+    path("people/invitations/<int:invitation_id>/", views.invitation, name="invitation"),
+]

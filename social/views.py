@@ -1,0 +1,229 @@
+"""The social pages: the search («Найти соперников»), friends, a player's card, invitations.
+
+Thin: every write goes through queue.py or people.py. Every POST needs a signed-in player and
+is refused (with the catalogue's sentence) when it cannot be done; nothing changes then.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from durak_site.errors import ServiceError
+from ratings.models import START_RATING, Rating
+
+from . import matching, people, presence, queue, reliability
+from .models import Block, Invitation, SearchRequest
+
+POSTS_PER_MINUTE = 30  # a player's social POSTs (search, friends, blocks, invitations) in any 60 s
+
+
+def _rate_limited(request: HttpRequest) -> bool:
+    """A simple per-player window in the shared cache: true when he is over POSTS_PER_MINUTE."""
+    key = f"social:posts:{request.user.pk}"
+    cache.add(key, 0, 60)
+    try:
+        return cache.incr(key) > POSTS_PER_MINUTE
+    except ValueError:
+        return False
+
+
+def _refuse(request: HttpRequest, exc: ServiceError, back: str) -> HttpResponse:
+    if request.headers.get("Accept", "").startswith("application/json"):
+        return JsonResponse({"ok": False, **exc.as_dict()}, status=400)
+    messages.error(request, str(exc))
+    return redirect(back)
+
+
+def _guarded(view):
+    """login, POST, the rate limit, and a ServiceError turned into a message or a JSON refusal."""
+
+    @login_required
+    @require_POST
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        back = request.POST.get("back") or ""
+        if not back.startswith("/") or back.startswith("//"):
+            back = reverse("social:friends")
+        if _rate_limited(request):
+            return _refuse(request, ServiceError("social_too_many"), back)
+        try:
+            return view(request, *args, **kwargs) or redirect(back)
+        except ServiceError as exc:
+            return _refuse(request, exc, back)
+
+    wrapped.__name__ = view.__name__
+    wrapped.__doc__ = view.__doc__
+    return wrapped
+
+
+# ---------------------------------------------------------------- the search
+
+
+def _go(request_row: SearchRequest) -> HttpResponse:
+    if request_row.status == SearchRequest.Status.MATCHED and request_row.table_id:
+        return redirect("lobby:table", request_row.table_id)
+    return redirect("social:search")
+
+
+def quick_play(request: HttpRequest) -> HttpResponse:
+    """`POST /tables/quick/` (the lobby delegates here): enter the search with his last choice."""
+    try:
+        row = queue.join(request.user)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("lobby:index")
+    return _go(row)
+
+
+def play(request: HttpRequest) -> HttpResponse:
+    """«Играть» from the home page: logged out, a nick first (then back here, searching at once)."""
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('accounts:signup')}?{urlencode({'next': reverse('social:search') + '?start=1'})}")
+    return search(request)
+
+
+def search(request: HttpRequest) -> HttpResponse:
+    """The waiting page: the choices, how many others search in his mode, a timer, «Отмена»."""
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('accounts:signup')}?next={reverse('social:search')}%3Fstart%3D1")
+    row = queue.live_request(request.user.pk)
+    if row is not None and row.status == SearchRequest.Status.MATCHED:
+        return _go(row)
+    choices = row.choices() if row is not None else queue.last_choices(request.user)
+    return render(request, "social/search.html", {
+        "row": row, "choices": choices, "others": queue.others_searching(row) if row else 0,
+        "start": request.GET.get("start") == "1" and row is None,
+        "variants": [("", None), *[(v, None) for v in matching.VARIANTS]],
+        "player_options": [0, *matching.PLAYERS], "decks": [0, *matching.DECKS],
+        "timers": [0, *matching.TIMERS], "bot_fills": matching.BOT_FILLS,
+    })
+
+
+@_guarded
+def search_start(request: HttpRequest) -> HttpResponse:
+    raw = {k: request.POST[k] for k in queue.DEFAULTS if k in request.POST}
+    if "rated" not in raw and request.POST.get("form") == "1":
+        raw["rated"] = "0"  # an unticked box sends nothing
+    return _go(queue.join(request.user, **raw))
+
+
+@_guarded
+def search_cancel(request: HttpRequest) -> HttpResponse:
+    queue.cancel(request.user)
+    return redirect("lobby:index")
+
+
+def search_status(request: HttpRequest) -> JsonResponse:
+    if not request.user.is_authenticated:
+        return JsonResponse({"ok": False, **ServiceError("login_required").as_dict()}, status=403)
+    return JsonResponse({"ok": True, "search": queue.status_for(request.user.pk)})
+
+
+# ---------------------------------------------------------------- people
+
+
+@login_required
+def friends(request: HttpRequest) -> HttpResponse:
+    me = request.user.pk
+    view = people.friends_view(me)
+    online = presence.online_ids()
+    ids = [p.pk for p in view["friends"]]
+    states = presence.statuses(ids)
+    rows = [{"player": p, "online": p.pk in online, **states[p.pk]} for p in view["friends"]]
+    blocked = [b.blocked for b in Block.objects.filter(blocker_id=me).select_related("blocked")]
+    invitations = (Invitation.objects.filter(guest_id=me, status=Invitation.Status.PENDING)
+                   .select_related("host", "table"))
+    return render(request, "social/friends.html", {
+        "friends": rows, "incoming": view["incoming"], "outgoing": view["outgoing"], "blocked": blocked,
+        "friends_only": people.invites_friends_only(me), "invitations": invitations})
+
+
+def player(request: HttpRequest, player_id: int) -> HttpResponse:
+    """A player's card: nick, rating, reliability, online status, and what you can do."""
+    try:
+        other = people.find_player(player_id)
+    except ServiceError:
+        raise Http404(str(ServiceError("player_not_found"))) from None
+    me = request.user.pk if request.user.is_authenticated else None
+    state = presence.statuses([other.pk])[other.pk]
+    code = reliability.mark(other.pk)
+    return render(request, "social/player.html", {
+        "other": other, "rating": Rating.objects.filter(player=other).values_list("value", flat=True).first()
+        or START_RATING, "mark": code, "mark_label": reliability.label(code),
+        "online": presence.is_online(other.pk), "state": state,
+        "relation": people.relation(me, other.pk) if me and me != other.pk else None})
+
+
+@_guarded
+def friend(request: HttpRequest, player_id: int) -> HttpResponse | None:
+    op = request.POST.get("op")
+    if op == "request":
+        people.request_friend(request.user, player_id)
+    elif op == "accept":
+        people.accept_friend(request.user, player_id)
+    elif op == "remove":
+        people.remove_friend(request.user, player_id)
+    else:
+        raise ServiceError("bad_action")
+    return None
+
+
+@_guarded
+def block(request: HttpRequest, player_id: int) -> HttpResponse | None:
+    op = request.POST.get("op")
+    if op == "block":
+        people.block(request.user, player_id)
+    elif op == "unblock":
+        people.unblock(request.user, player_id)
+    else:
+        raise ServiceError("bad_action")
+    return None
+
+
+@_guarded
+def invite(request: HttpRequest, player_id: int) -> HttpResponse | None:
+    people.invite(request.user, player_id)
+    if request.headers.get("Accept", "").startswith("application/json"):
+        return JsonResponse({"ok": True})
+    return None
+
+
+@_guarded
+def invitation(request: HttpRequest, invitation_id: int) -> HttpResponse | None:
+    op = request.POST.get("op")
+    if op not in ("accept", "decline"):
+        raise ServiceError("bad_action")
+    row = people.answer(request.user, invitation_id, op == "accept")
+    if op == "accept":
+        return redirect("lobby:table", row.table_id)
+    return None
+
+
+@_guarded
+def preferences(request: HttpRequest) -> HttpResponse | None:
+    value = request.POST.get("friends_only")
+    if value not in ("0", "1"):
+        raise ServiceError("bad_action")
+    people.set_invites_friends_only(request.user, value == "1")
+    return None
+
+
+@_guarded
+def reliable_only(request: HttpRequest, table_id: int) -> HttpResponse | None:
+    value = request.POST.get("value")
+    if value not in ("0", "1"):
+        raise ServiceError("bad_action")
+    people.set_reliable_only(request.user, table_id, value == "1")
+    return None
+
+
+def online(request: HttpRequest) -> JsonResponse:
+    """The lobby's online block as JSON (the socket sends the same; this serves a page without it)."""
+    return JsonResponse({"ok": True, **presence.summary()})

@@ -1,0 +1,40 @@
+"""Social fixtures: players built as accounts would, searches through social.queue (the only writer)."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import timedelta
+
+import pytest
+
+_counter = itertools.count(1)
+
+
+@pytest.fixture
+def make_player(db):
+    from accounts.models import Player
+
+    def make(nick: str | None = None, **extra):
+        return Player.objects.create_user(nick or f"s{next(_counter)}", **extra)
+
+    return make
+
+
+@pytest.fixture
+def online():
+    """Mark players as having a tab open (the site socket does this on connect)."""
+    from social import presence
+
+    def mark(*players):
+        for p in players:
+            presence.opened(p.pk)
+
+    return mark
+
+
+def age(request_row, seconds: float) -> None:
+    """Pretend the search was queued `seconds` ago (the window widens, bot fill falls due)."""
+    from social.models import SearchRequest
+
+    SearchRequest.objects.filter(pk=request_row.pk).update(
+        queued_at=request_row.queued_at - timedelta(seconds=seconds))

@@ -1,0 +1,215 @@
+"""The site socket: presence, a match pushed to both players, invitations answered on it, and every
+kind of bad input answered with an error frame that changes nothing; flooding closes with 4429."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.testing import WebsocketCommunicator
+
+from tests.security.kit import closed_with, signed_in, socket_for, sync
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _player(nick):
+    from accounts.models import Player
+
+    return Player.objects.create_user(nick)
+
+
+async def _open(nick):
+    player = await sync(_player)(nick)
+    client = await sync(signed_in)(player)
+    comm, ok = await socket_for(client, "/ws/site/")
+    assert ok
+    hello = await comm.receive_json_from(timeout=5)
+    assert hello == {"type": "hello", "search": {"state": "idle"}}
+    return player, client, comm
+
+
+async def _until(comm, kind, timeout=5.0):
+    while True:
+        frame = await comm.receive_json_from(timeout=timeout)
+        if frame.get("type") == kind:
+            return frame
+
+
+async def test_not_signed_in_closes_with_4401():
+    from durak_site.asgi import application
+
+    comm = WebsocketCommunicator(application, "/ws/site/", headers=[(b"origin", b"http://testserver")])
+    connected, _ = await comm.connect(timeout=5)
+    assert connected
+    frames, code = await closed_with(comm)
+    assert code == 4401
+
+
+async def test_a_tab_is_online_while_open_and_a_search_on_the_socket_meets_the_other():
+    from social import presence
+
+    a, _ca, comm_a = await _open("Вера")
+    b, _cb, comm_b = await _open("Глеб")
+    assert await sync(presence.is_online)(a.pk)
+    await comm_a.send_json_to({"type": "search", "choices": {"players": 2, "bot_fill": 0}})
+    searching = await _until(comm_a, "search")
+    assert searching["search"]["state"] == "searching"
+    await comm_b.send_json_to({"type": "search", "choices": {"players": 2, "bot_fill": 0}})
+    match_a = await _until(comm_a, "match")
+    match_b = await _until(comm_b, "match")
+    assert match_a["url"] == match_b["url"] and match_a["url"].startswith("/tables/")
+    # arriving at the table page (the page message) presses «Готов» for him
+    await comm_a.send_json_to({"type": "page", "path": match_a["url"]})
+    await comm_b.send_json_to({"type": "page", "path": match_b["url"]})
+    for comm in (comm_a, comm_b):  # each socket handles its messages in order: a pong means the page was handled
+        await comm.send_json_to({"type": "ping"})
+        await _until(comm, "pong")
+    from lobby.models import Table
+
+    table = await sync(Table.objects.get)(pk=match_a["table_id"])
+    assert table.status == Table.Status.COUNTDOWN
+    await comm_a.disconnect()
+    assert not await sync(presence.is_online)(a.pk)
+    await comm_b.disconnect()
+
+
+async def test_an_invitation_reaches_the_guest_and_accepting_it_seats_him():
+    from lobby import services as lobby_services
+    from lobby.models import Seat
+    from social import people
+
+    host = await sync(_player)("Хозяин")
+    table = await sync(lobby_services.create_table)(host, seats_count=4)
+    guest, _c, comm = await _open("Гость")
+    await sync(people.invite)(host, guest.pk)
+    note = await _until(comm, "invitation")
+    assert note["nick"] == "Хозяин" and note["expires_in"] == 60
+    await comm.send_json_to({"type": "invitation", "id": note["id"], "accept": True})
+    answered = await _until(comm, "invitation_answered")
+    assert answered["accepted"] and answered["url"] == f"/tables/{table.pk}/"
+    assert await sync(Seat.objects.filter(table=table, player=guest).exists)()
+    # the same invitation again: refused, nothing changes
+    await comm.send_json_to({"type": "invitation", "id": note["id"], "accept": True})
+    error = await _until(comm, "error")
+    assert error["code"] == "invitation_expired"
+    await comm.disconnect()
+
+
+BAD = [
+    ("not json", "bad_json"),
+    (json.dumps([1, 2]), "bad_message"),
+    (json.dumps({"kind": "x"}), "bad_message"),
+    (json.dumps({"type": "fly"}), "unknown_type"),
+    (json.dumps({"type": "search", "choices": {"players": 9}}), "bad_seats"),
+    (json.dumps({"type": "search", "choices": "all"}), "bad_message"),
+    (json.dumps({"type": "search", "choices": {"evil": 1}}), "unknown_setting"),
+    (json.dumps({"type": "invitation", "id": 999, "accept": True}), "invitation_not_found"),
+    (json.dumps({"type": "invitation", "id": "x", "accept": "yes"}), "bad_message"),
+    (json.dumps({"type": "page", "path": 5}), "bad_message"),
+    (json.dumps({"type": "page", "path": "x" * 300}), "bad_message"),
+    (json.dumps({"type": "ping", "pad": "x" * 2000}), "too_large"),
+]
+
+
+async def test_bad_input_gets_an_error_frame_and_changes_nothing():
+    from social.models import Invitation, SearchRequest
+
+    _p, _c, comm = await _open("Плохой")
+    for text, code in BAD:
+        await comm.send_to(text_data=text)
+        frame = await _until(comm, "error")
+        assert frame["code"] == code, text
+        assert frame["message"]
+    assert not await sync(SearchRequest.objects.exists)()
+    assert not await sync(Invitation.objects.exists)()
+    await comm.send_json_to({"type": "ping"})
+    assert (await _until(comm, "pong"))["type"] == "pong"  # still open
+    await comm.disconnect()
+
+
+async def test_flooding_closes_with_4429():
+    _p, _c, comm = await _open("Шумный")
+    for _ in range(40):
+        await comm.send_json_to({"type": "ping"})
+    frames, code = await closed_with(comm)
+    assert code == 4429
+    assert frames[-1]["code"] == "flooding"
+
+
+async def test_the_online_list_reaches_a_lobby_viewer_at_most_once_a_second_whatever_the_churn():
+    import asyncio
+    import time
+
+    from social import presence
+
+    viewer, _c, comm = await _open("Смотрящий")
+    await comm.send_json_to({"type": "page", "path": "/tables/"})
+    first = await _until(comm, "online")
+    assert first["online"] == 1 and [p["nick"] for p in first["players"]] == ["Смотрящий"]
+    others = [await sync(_player)(f"o{i}") for i in range(5)]
+
+    async def churn() -> None:
+        for _round in range(10):
+            for p in others[:2]:
+                await sync(presence.opened)(p.pk)
+                await sync(presence.closed)(p.pk)
+        for p in others:
+            await sync(presence.opened)(p.pk)
+
+    task = asyncio.ensure_future(churn())
+    arrivals, last = [], None
+    quiet_since = None
+    while True:
+        if await comm.receive_nothing(timeout=0.2):  # (a receive that times out would stop the app)
+            if task.done():
+                quiet_since = quiet_since or time.monotonic()
+                if time.monotonic() - quiet_since > 2.0:
+                    break
+            continue
+        quiet_since = None
+        frame = await comm.receive_json_from(timeout=5)
+        if frame["type"] == "online":
+            arrivals.append(time.monotonic())
+            last = frame
+    await task
+    gaps = [b - a for a, b in zip(arrivals, arrivals[1:], strict=False)]
+    assert arrivals and all(g >= 0.9 for g in gaps), gaps  # 50 changes, never more than one a second
+    assert last["online"] == 6  # the last one is the truth after the churn
+    await comm.disconnect()
+
+
+async def test_an_invitation_expires_after_a_minute():
+    from datetime import timedelta
+
+    from durak_site.errors import ServiceError
+    from lobby import services as lobby_services
+    from social import people
+    from social.models import Invitation
+
+    host = await sync(_player)("Хозяйка2")
+    guest = await sync(_player)("Гостья2")
+    await sync(lobby_services.create_table)(host, seats_count=4)
+    row = await sync(people.invite)(host, guest.pk)
+    assert row.expires_at - row.created_at == timedelta(seconds=60)
+    await sync(Invitation.objects.filter(pk=row.pk).update)(expires_at=row.created_at)
+    with pytest.raises(ServiceError) as exc:
+        await sync(people.answer)(guest, row.pk, True)
+    assert exc.value.code == "invitation_expired"
+    assert await sync(people.expire_invitations)() == 1
+
+
+async def test_too_many_sockets_of_one_account_close_with_4408(settings):
+    settings.SOCKETS_PER_ACCOUNT = 2
+    player = await sync(_player)("Многовкладочный")
+    client = await sync(signed_in)(player)
+    first, _ = await socket_for(client, "/ws/site/")
+    second, _ = await socket_for(client, "/ws/site/")
+    third, _ = await socket_for(client, "/ws/site/")
+    frames, code = await closed_with(third)
+    assert code == 4408 and frames[-1]["code"] == "too_many_sockets"
+    await first.disconnect()
+    again, _ = await socket_for(client, "/ws/site/")
+    assert (await again.receive_json_from(timeout=5))["type"] == "hello"  # a closed tab frees its place
+    for comm in (second, again):
+        await comm.disconnect()
