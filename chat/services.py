@@ -146,13 +146,23 @@ STANDING_SQL = (  # plain SQL: a message's hot path; the ORM spent ~0.9 ms of CP
     f"FROM {_P} p WHERE p.id = %s")
 
 
+WRITER_LOCK_CLASS = 0x43686174  # pg_advisory_xact_lock(class, player id): one chat writer per player
+
+
 def _check_writer(user, rights: Access, table_id: int | None = None) -> None:
     """Refuse a reader who may not write, a banned or muted player, and (for a message to
-    `table_id`) one over the rate limits. One query: his ban, his mute and both counts."""
+    `table_id`) one over the rate limits. One query: his ban, his mute and both counts.
+
+    For a message this runs inside the writing transaction after the table's chat row lock (and, on
+    Postgres, the writer's own advisory lock; SQLite's IMMEDIATE transactions are serial anyway), so
+    the counts include every message that won the lock before: parallel sends cannot pass a limit."""
     if not rights.read:
         raise ServiceError("chat_hidden")
     if not rights.write:
         raise ServiceError("chat_read_only")
+    if table_id is not None and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [WRITER_LOCK_CLASS, user.pk])
     now = timezone.now()
     at = connection.ops.adapt_datetimefield_value
     with connection.cursor() as cursor:
@@ -191,13 +201,15 @@ def _bump_version(table_id: int) -> tuple[int, bool]:
 def post_message(table_id: int, user, text: object, rights: Access, seat: int | None = None) -> Message:
     """Write a message (masked if the table filters profanity) and send it to the chat group.
 
-    The hot path of the chat: one query for the writer's standing and the rate limits, then one
-    transaction of two statements (the version bump, the INSERT); one group send after the commit.
-    The rate counts are read before the lock, so two racing messages may both pass a limit by one."""
+    The hot path of the chat: one transaction of three statements (the version bump, which takes the
+    table's chat lock; the writer's standing and the rate counts; the INSERT), plus the writer's lock
+    on Postgres; one group send after the commit. A refusal rolls the bump back."""
     text = clean_text(text)
-    _check_writer(user, rights, table_id)
+    if not rights.read or not rights.write:
+        _check_writer(user, rights)  # the plain refusals, without taking the table's lock
     with transaction.atomic():
         version, masks = _bump_version(table_id)
+        _check_writer(user, rights, table_id)
         shown = profanity.mask(text) if masks else text
         message = Message.objects.create(table_id=table_id, author=user, text=text, shown=shown[:MAX_LENGTH],
                                          seat=seat)
