@@ -33,6 +33,9 @@ HISTORY = 50  # messages a socket gets on (re)connect
 PLAYER_LIMIT = (5, 10)  # at most 5 messages in 10 s per player
 TABLE_LIMIT = (20, 10)  # at most 20 messages in 10 s per table
 REACTION_LIMIT = (3, 5)  # at most 3 reactions in 5 s per player
+REPORT_LIMIT = (5, 10 * 60)  # at most 5 reports in 10 minutes per reader ...
+REPORT_DAILY_LIMIT = (20, 24 * 60 * 60)  # ... and 20 a day
+REASON_LENGTH = 300  # a report's reason (the report form's maxlength, Report.reason's max_length)
 PHRASES = ("good_game", "wow", "thanks", "good_luck", "oops", "hurry")
 EMOJI = {"like": "👍", "laugh": "😂", "wow": "😮", "sad": "😢", "angry": "😠", "clap": "👏"}
 REACTIONS = frozenset(PHRASES) | frozenset(f"emoji_{key}" for key in EMOJI)
@@ -123,13 +126,18 @@ def _mute_error(until, reason: str) -> ServiceError:
     return ServiceError("chat_muted", until=until, reason=reason)
 
 
+def _plain(text: str) -> str:
+    """Control and format characters dropped, whitespace folded."""
+    kept = "".join(" " if ch.isspace() else ch for ch in text
+                   if ch.isspace() or unicodedata.category(ch)[0] != "C")
+    return " ".join(kept.split())
+
+
 def clean_text(text: object) -> str:
     """Plain text of at most 200 characters: control and format characters go, whitespace folds."""
     if not isinstance(text, str):
         raise ServiceError("chat_bad_text")
-    kept = "".join(" " if ch.isspace() else ch for ch in text
-                   if ch.isspace() or unicodedata.category(ch)[0] != "C")
-    text = " ".join(kept.split())
+    text = _plain(text)
     if not text:
         raise ServiceError("chat_empty")
     if len(text) > MAX_LENGTH:
@@ -222,10 +230,7 @@ def react(table_id: int, user, key: object, rights: Access, seat: int | None = N
     if not isinstance(key, str) or key not in REACTIONS:
         raise ServiceError("chat_bad_reaction")
     _check_writer(user, rights)
-    count, window = REACTION_LIMIT
-    slot = f"chat-react:{user.pk}:{int(timezone.now().timestamp()) // window}"
-    cache.add(slot, 0, timeout=window * 2)
-    if cache.incr(slot) > count:
+    if not _within("chat-react", user.pk, *REACTION_LIMIT):
         raise ServiceError("chat_too_often")
     realtime.send([(chat_group(table_id), _event("chat_reaction", key=key, author_id=user.pk, nick=user.nick,
                                                  seat=seat))])
@@ -268,7 +273,8 @@ def report(message_id: object, user, reason: object, table_id: int, rights: Acce
     """A reader reports a message of this table (once per message)."""
     if not rights.read:
         raise ServiceError("chat_hidden")
-    if not isinstance(reason, str) or not reason.strip() or len(reason.strip()) > 300:
+    reason = _plain(reason) if isinstance(reason, str) else ""
+    if not reason or len(reason) > REASON_LENGTH:
         raise ServiceError("chat_bad_reason")
     if type(message_id) is not int:
         raise ServiceError("chat_no_message")
@@ -277,9 +283,18 @@ def report(message_id: object, user, reason: object, table_id: int, rights: Acce
         raise ServiceError("chat_no_message")
     if message.author_id == user.pk:
         raise ServiceError("chat_own_message")
-    found, _created = Report.objects.get_or_create(message=message, reporter=user,
-                                                   defaults={"reason": clean_text(reason)[:300]})
+    if not (_within("chat-report", user.pk, *REPORT_LIMIT) and _within("chat-report-day", user.pk, *REPORT_DAILY_LIMIT)):
+        raise ServiceError("chat_report_too_often")
+    found, _created = Report.objects.get_or_create(message=message, reporter=user, defaults={"reason": reason})
     return found
+
+
+def _within(kind: str, player_id: int, count: int, window: int) -> bool:
+    """Count one more in the player's current window (atomic in the shared cache, so parallel
+    requests on several processes cannot pass the limit together); whether it is still within."""
+    slot = f"{kind}:{player_id}:{int(timezone.now().timestamp()) // window}"
+    cache.add(slot, 0, timeout=window * 2)
+    return cache.incr(slot) <= count
 
 
 def surrounding(message: Message, around: int = 5) -> list[Message]:

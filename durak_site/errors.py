@@ -102,6 +102,7 @@ CATALOGUE = {
     "chat_bad_reaction": _("There is no such reaction."),
     "chat_no_message": _("That message does not exist any more."),
     "chat_bad_reason": _("Give a reason of at most 300 characters."),
+    "chat_report_too_often": _("You have sent many reports: the moderators are reading them; try again later."),
     "chat_own_message": _("You cannot report your own message."),
     "chat_not_host": _("Only the table's host may change the chat settings."),
     "chat_bad_setting": _("That chat setting is not understood."),
