@@ -219,7 +219,8 @@ RATINGS_MIN_OWN_SHARE = 0.5  # a win counts for a person who made at least this 
 RATINGS_PROVISIONAL_GAMES = 5  # a new account's first rated games are provisional ...
 RATINGS_PROVISIONAL_FACTOR = 0.0  # ... and move an established opponent's rating by this fraction
 RATINGS_PAIR_GAMES_PER_DAY = 5  # rated games the same two accounts may play together in 24 hours
-RATINGS_SHARED_ADDRESS_UNRATED = True  # players whose sockets connect from one address play unrated
+RATINGS_SHARED_ADDRESS_UNRATED = True  # players who used one address around the game play unrated ...
+RATINGS_SHARED_ADDRESS_DAYS = 3  # ... during it or in these days before it
 RATINGS_SUSPICIOUS_PAIR_GAMES = 5  # the moderators' list shows pairs with this many games in a week
 
 AUTH_USER_MODEL = "accounts.Player"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -11,9 +12,11 @@ from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts import services as accounts_services
 from game.engine.rules import RULE_CHOICES, Rules
 
 from . import pages, services
@@ -132,8 +135,9 @@ def _unrated_because(seats: list[Seat]) -> str:
     the full rules, ratings.fairness, also judge its length, the pair's day and new accounts)."""
     if any(s.bot_level for s in seats):
         return _("bots at the table")
-    addresses = [s.player.last_address for s in seats if s.player_id and s.player.last_address]
-    if len(addresses) != len(set(addresses)):
+    people = sorted({s.player_id for s in seats if s.player_id})
+    since = timezone.now() - timedelta(days=settings.RATINGS_SHARED_ADDRESS_DAYS)
+    if len(people) > 1 and accounts_services.shared_address_pairs(people, since):
         return _("players on one address")
     return ""
 

@@ -5,8 +5,9 @@ In order:
 
 1. Unrated for everybody: an aborted game (a person who had left it still pays his loss: the last
    person leaving cannot cancel the first one's); bots at the table (or fewer than two people from
-   the start); two players connecting from one address; the same two accounts already played their
-   daily share of rated games together.
+   the start); two players who used one address during the game or in the days before it (any
+   address each used, not only his last); the same two accounts already played their daily share
+   of rated games together.
 2. Too short (one round): unrated, but a person who lost by default (left, did not return, lost on
    time, banned) still pays: leaving early costs the leaver, the one who stays gains only from a
    real game.
@@ -28,6 +29,7 @@ from itertools import combinations
 from django.conf import settings
 from django.db.models import Count
 
+from accounts import services as accounts_services
 from game import outcomes as codes
 from game.models import Game, GameEvent
 from ratings.models import RATING_STEP, GameRecord, Outcome, Rating
@@ -61,7 +63,7 @@ class Verdict:
 
 def judge(game, humans: list, seat_outcomes: dict[int, str], all_seats: list) -> Verdict:
     """The verdict for a finishing game: `humans` are its people's GameSeat rows (with .player)."""
-    shared = _shared_address(humans)
+    shared = _shared_address(game, humans)
     reason = _unrated_for_everybody(game, humans, all_seats, seat_outcomes, shared)
     if reason == ABORTED and not _bots_played(game, humans, all_seats):
         return Verdict(False, reason, _leavers_pay(humans, seat_outcomes), shared_address=shared)
@@ -105,9 +107,15 @@ def _bots_at_start(game) -> set[int]:
     return set(bots or [])
 
 
-def _shared_address(humans) -> bool:
-    addresses = [s.player.last_address for s in humans if s.player.last_address]
-    return len(addresses) != len(set(addresses))
+def shared_pairs(player_ids: list[int], started_at) -> set[tuple[int, int]]:
+    """Pairs of these people who used one address during the game or in the days before it (every
+    address each used, not only his last: one socket from elsewhere changes nothing)."""
+    since = started_at - timedelta(days=settings.RATINGS_SHARED_ADDRESS_DAYS)
+    return accounts_services.shared_address_pairs(player_ids, since)
+
+
+def _shared_address(game, humans) -> bool:
+    return bool(shared_pairs(sorted({s.player_id for s in humans}), game.started_at))
 
 
 def _pair_limit_reached(humans, finished_at) -> bool:
