@@ -220,7 +220,9 @@ RATINGS_PROVISIONAL_GAMES = 5  # a new account's first rated games are provision
 RATINGS_PROVISIONAL_FACTOR = 0.0  # ... and move an established opponent's rating by this fraction
 RATINGS_PAIR_GAMES_PER_DAY = 5  # rated games the same two accounts may play together in 24 hours
 RATINGS_SHARED_ADDRESS_UNRATED = True  # players who used one address around the game play unrated ...
-RATINGS_SHARED_ADDRESS_DAYS = 3  # ... during it or in these days before it
+RATINGS_SHARED_ADDRESS_DAYS = 3  # ... during it or in these days before it, unless the pair is known
+RATINGS_KNOWN_PAIR_GAMES = 10  # (ratings.known_pairs) or has played this many unrated games together ...
+RATINGS_KNOWN_PAIR_MIN_SHARE = 0.25  # ... with no leaver, each winning this share of the pair's wins
 RATINGS_SUSPICIOUS_PAIR_GAMES = 5  # the moderators' list shows pairs with this many games in a week
 
 AUTH_USER_MODEL = "accounts.Player"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -12,11 +11,9 @@ from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts import services as accounts_services
 from game.engine.rules import RULE_CHOICES, Rules
 
 from . import pages, services
@@ -126,20 +123,19 @@ def _room_context(request: HttpRequest, table: Table, error: ServiceError | None
         "invite_url": invite_url,
         "server_now": services.db_now().isoformat(),
         "deadline": table.countdown_deadline.isoformat() if table.countdown_deadline else "",
-        "unrated_because": _unrated_because(seats),
+        **_unrated_because(seats),
     }
 
 
-def _unrated_because(seats: list[Seat]) -> str:
-    """Why the next game here will be unrated, as far as the room can tell before the start (issue 13;
-    the full rules, ratings.fairness, also judge its length, the pair's day and new accounts)."""
+def _unrated_because(seats: list[Seat]) -> dict[str, str]:
+    """Why the next game here will be unrated, as far as the room can tell before the start, and what
+    the players can do about it (the full rules, ratings.fairness, also judge its length, the pair's
+    day and new accounts; the ratings app words the shared-address case)."""
     if any(s.bot_level for s in seats):
-        return _("bots at the table")
-    people = sorted({s.player_id for s in seats if s.player_id})
-    since = timezone.now() - timedelta(days=settings.RATINGS_SHARED_ADDRESS_DAYS)
-    if len(people) > 1 and accounts_services.shared_address_pairs(people, since):
-        return _("players on one address")
-    return ""
+        return {"unrated_because": _("bots at the table"), "unrated_help": ""}
+    notice = pages.rating_notice(sorted({s.player_id for s in seats if s.player_id}))
+    why, help_text = notice or ("", "")
+    return {"unrated_because": why, "unrated_help": help_text}
 
 
 # ---------------------------------------------------------------- lobby list
@@ -355,6 +351,7 @@ def rules(request: HttpRequest) -> HttpResponse:
             changes.append(f"{TABLE_LABELS['series_length'][0]}: {p.series_length}")
         preset_rows.append({"preset": p, "changes": changes})
     fair = {"min_rounds": settings.RATINGS_MIN_ROUNDS, "pair_games": settings.RATINGS_PAIR_GAMES_PER_DAY,
-            "provisional_games": settings.RATINGS_PROVISIONAL_GAMES}  # issue 13's rules, stated
+            "provisional_games": settings.RATINGS_PROVISIONAL_GAMES,
+            "known_pair_games": settings.RATINGS_KNOWN_PAIR_GAMES}  # issue 13's rules, stated
     return render(request, "lobby/rules.html", {"settings_rows": settings_rows, "preset_rows": preset_rows,
                                                 "table_rows": TABLE_LABELS.values(), "fair": fair})
