@@ -21,6 +21,8 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from durak_site import ratelimit
+
 from . import keys, nicks, sessions
 from .errors import ServiceError
 from .models import AddressUse, Player
@@ -62,9 +64,13 @@ def check_nick_available(nick: str) -> str:
     return nick
 
 
-def sign_up(nick: str) -> tuple[Player, str]:
-    """A new player and his recovery key (normalised; show it with keys.display, once)."""
+def sign_up(nick: str, address: str | None = None) -> tuple[Player, str]:
+    """A new player and his recovery key (normalised; show it with keys.display, once). At most
+    SIGNUP_LIMIT_PER_ADDRESS new accounts from one client `address` (a flood fills the lobby)."""
     key = keys.generate()
+    check_nick_available(nick)  # a mistyped nick costs no sign-up from the address's allowance
+    if address and not ratelimit.within("signup", address, settings.SIGNUP_LIMIT_PER_ADDRESS):
+        raise ServiceError("too_many_signups", _("Too many new accounts from your network: try again in an hour."))
     try:
         with transaction.atomic():
             nick = check_nick_available(nick)

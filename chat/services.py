@@ -11,19 +11,17 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import formats, timezone
 
 from accounts import services as accounts_services
 from accounts.models import Player
-from durak_site import realtime
+from durak_site import profanity, ratelimit, realtime
 from game import access as game_access
 from game import services as game_services
 from lobby.models import Seat, Table
 
-from . import profanity
 from .errors import ServiceError
 from .models import MAX_LENGTH, ChatMute, ChatSettings, Message, ModerationLog, Report
 
@@ -230,7 +228,7 @@ def react(table_id: int, user, key: object, rights: Access, seat: int | None = N
     if not isinstance(key, str) or key not in REACTIONS:
         raise ServiceError("chat_bad_reaction")
     _check_writer(user, rights)
-    if not _within("chat-react", user.pk, *REACTION_LIMIT):
+    if not ratelimit.within("chat-react", user.pk, REACTION_LIMIT):
         raise ServiceError("chat_too_often")
     realtime.send([(chat_group(table_id), _event("chat_reaction", key=key, author_id=user.pk, nick=user.nick,
                                                  seat=seat))])
@@ -283,18 +281,12 @@ def report(message_id: object, user, reason: object, table_id: int, rights: Acce
         raise ServiceError("chat_no_message")
     if message.author_id == user.pk:
         raise ServiceError("chat_own_message")
-    if not (_within("chat-report", user.pk, *REPORT_LIMIT) and _within("chat-report-day", user.pk, *REPORT_DAILY_LIMIT)):
+    if not (ratelimit.within("chat-report", user.pk, REPORT_LIMIT)
+            and ratelimit.within("chat-report-day", user.pk, REPORT_DAILY_LIMIT)):
         raise ServiceError("chat_report_too_often")
     found, _created = Report.objects.get_or_create(message=message, reporter=user, defaults={"reason": reason})
     return found
 
-
-def _within(kind: str, player_id: int, count: int, window: int) -> bool:
-    """Count one more in the player's current window (atomic in the shared cache, so parallel
-    requests on several processes cannot pass the limit together); whether it is still within."""
-    slot = f"{kind}:{player_id}:{int(timezone.now().timestamp()) // window}"
-    cache.add(slot, 0, timeout=window * 2)
-    return cache.incr(slot) <= count
 
 
 def surrounding(message: Message, around: int = 5) -> list[Message]:

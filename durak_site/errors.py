@@ -89,6 +89,7 @@ CATALOGUE = {
     "pairs_need_four": _("Pairs 2×2 can be chosen only when all four seats are taken."),
     "seat_in_use": _("Seats above %(n)s are taken; they cannot be removed."),
     "no_countdown": _("There is no countdown to cancel."),
+    "too_many_tables": _("Too many new tables from you or your network: try again in a few minutes."),
     # table chat (chat.services)
     "chat_hidden": _("The chat of this table is not shown to spectators."),
     "chat_read_only": _("Spectators may only read the chat at this table."),

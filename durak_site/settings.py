@@ -236,6 +236,11 @@ LOGIN_URL = "accounts:signup"
 RESTORE_FAILURES_PER_ADDRESS_NICK = 5
 RESTORE_FAILURES_PER_ADDRESS = 20
 RESTORE_FAILURE_WINDOW = 15 * 60  # seconds
+# Flood control (durak_site.ratelimit; per client address as TRUSTED_PROXY_HOPS reads it, so behind a
+# proxy that hop count must be right or every visitor shares one address): (count, window in seconds).
+SIGNUP_LIMIT_PER_ADDRESS = (10, 60 * 60)  # new accounts from one address an hour
+TABLE_LIMIT_PER_ACCOUNT = (5, 10 * 60)  # new tables one player may open in 10 minutes ...
+TABLE_LIMIT_PER_ADDRESS = (20, 10 * 60)  # ... and all players on one address together
 # Players' keys are generated (140 random bits); these rules apply to staff passwords
 # (createsuperuser, changepassword, the admin's password forms).
 AUTH_PASSWORD_VALIDATORS = [

@@ -7,10 +7,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from chat import profanity, services
+from chat import services
 from chat.errors import ServiceError
 from chat.models import ChatMute, Message, ModerationLog, Report
 from chat.tasks import purge_old_messages
+from durak_site import profanity
 from tests.game.helpers import make_player, make_table
 
 pytestmark = pytest.mark.django_db

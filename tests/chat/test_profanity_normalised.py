@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from chat import profanity
+from durak_site import profanity
 
 DISGUISED = [
     ("xуй", "x**"),  # Latin x in a Russian word
