@@ -1,4 +1,5 @@
-"""Keeps Player.last_seen fresh for moderators, at most one write per player per few minutes."""
+"""Keeps Player.last_seen fresh for moderators (and the addresses his pages come from), at most one
+write per player per few minutes."""
 
 from __future__ import annotations
 
@@ -17,5 +18,5 @@ class LastSeenMiddleware:
         response = self.get_response(request)
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
-            services.touch_last_seen(user)
+            services.touch_last_seen(user, services.client_ip(request))
         return response

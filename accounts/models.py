@@ -67,3 +67,22 @@ class Player(AbstractBaseUser, PermissionsMixin):
     @property
     def is_banned(self) -> bool:
         return self.banned_at is not None
+
+
+class AddressUse(models.Model):
+    """An address a player's table socket (or his pages) used, first and last time: the ratings'
+    shared-address rule reads every address used around a game, not only the last one."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="address_uses")
+    address = models.CharField(_("address"), max_length=64)
+    first_at = models.DateTimeField(_("first used"), default=timezone.now)
+    last_at = models.DateTimeField(_("last used"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("address used")
+        verbose_name_plural = _("addresses used")
+        constraints = [models.UniqueConstraint(fields=["player", "address"], name="addressuse_once")]
+        indexes = [models.Index(fields=["player", "last_at"], name="addressuse_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.address}"

@@ -21,14 +21,17 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from durak_site import ratelimit
+
 from . import keys, nicks, sessions
 from .errors import ServiceError
-from .models import Player
+from .models import AddressUse, Player
 from .signals import player_banned
 
 __all__ = [
     "ServiceError", "sign_up", "restore", "new_key", "reset_key", "ban", "unban", "ensure_can_play",
-    "touch_last_seen", "client_ip", "scope_client_ip", "record_address", "log_out", "end_sessions",
+    "touch_last_seen", "client_ip", "scope_client_ip", "record_address", "shared_address_pairs", "log_out",
+    "end_sessions",
 ]
 
 log = logging.getLogger(__name__)
@@ -61,9 +64,13 @@ def check_nick_available(nick: str) -> str:
     return nick
 
 
-def sign_up(nick: str) -> tuple[Player, str]:
-    """A new player and his recovery key (normalised; show it with keys.display, once)."""
+def sign_up(nick: str, address: str | None = None) -> tuple[Player, str]:
+    """A new player and his recovery key (normalised; show it with keys.display, once). At most
+    SIGNUP_LIMIT_PER_ADDRESS new accounts from one client `address` (a flood fills the lobby)."""
     key = keys.generate()
+    check_nick_available(nick)  # a mistyped nick costs no sign-up from the address's allowance
+    if address and not ratelimit.within("signup", address, settings.SIGNUP_LIMIT_PER_ADDRESS):
+        raise ServiceError("too_many_signups", _("Too many new accounts from your network: try again in an hour."))
     try:
         with transaction.atomic():
             nick = check_nick_available(nick)
@@ -199,8 +206,27 @@ def scope_client_ip(scope: dict) -> str:
 
 
 def record_address(player_id: int, address: str) -> None:
-    """The address a player's table socket connected from (ratings: shared-address games are unrated)."""
-    Player.objects.filter(pk=player_id).exclude(last_address=address[:64]).update(last_address=address[:64])
+    """The address a player's table socket (or page) came from: his last one, and one row per address
+    with when he used it (ratings: accounts that used one address around a game play it unrated)."""
+    address = address[:64]
+    now = timezone.now()
+    Player.objects.filter(pk=player_id).exclude(last_address=address).update(last_address=address)
+    if AddressUse.objects.filter(player_id=player_id, address=address).update(last_at=now):
+        return
+    try:
+        with transaction.atomic():
+            AddressUse.objects.create(player_id=player_id, address=address, first_at=now, last_at=now)
+    except IntegrityError:  # a parallel connection made the row first
+        AddressUse.objects.filter(player_id=player_id, address=address).update(last_at=now)
+
+
+def shared_address_pairs(player_ids: list[int], since) -> set[tuple[int, int]]:
+    """The pairs (low id, high id) of these players who used a common address since `since`."""
+    users: dict[str, set[int]] = {}
+    for player_id, address in (AddressUse.objects.filter(player_id__in=player_ids, last_at__gte=since)
+                               .values_list("player_id", "address")):
+        users.setdefault(address, set()).add(player_id)
+    return {(a, b) for ids in users.values() for a in ids for b in ids if a < b}
 
 
 def client_address(request: HttpRequest) -> str | None:
@@ -295,8 +321,11 @@ def end_sessions(player: Player, by: Player) -> int:
 
 # --- presence --------------------------------------------------------------------------------------------
 
-def touch_last_seen(player: Player) -> None:
+def touch_last_seen(player: Player, address: str | None = None) -> None:
+    """Last seen now (at most one write per LAST_SEEN_EVERY), and the address his pages came from."""
     now = timezone.now()
     if player.last_seen is None or now - player.last_seen > LAST_SEEN_EVERY:
         Player.objects.filter(pk=player.pk).update(last_seen=now)
         player.last_seen = now
+        if address and address != "unknown":
+            record_address(player.pk, address)

@@ -86,9 +86,12 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
-            player, key = services.sign_up(form.cleaned_data["nick"])
+            player, key = services.sign_up(form.cleaned_data["nick"], services.client_ip(request))
         except ServiceError as exc:
             form.add_error("nick", exc.message)
+            if exc.code == "too_many_signups":
+                return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request)},
+                              status=429)
         else:
             login(request, player, backend="accounts.backends.PlayerBackend")
             return _show_key_once(request, player, key, _safe_next(request))

@@ -11,19 +11,17 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import formats, timezone
 
 from accounts import services as accounts_services
 from accounts.models import Player
-from durak_site import realtime
+from durak_site import profanity, ratelimit, realtime
 from game import access as game_access
 from game import services as game_services
 from lobby.models import Seat, Table
 
-from . import profanity
 from .errors import ServiceError
 from .models import MAX_LENGTH, ChatMute, ChatSettings, Message, ModerationLog, Report
 
@@ -33,6 +31,9 @@ HISTORY = 50  # messages a socket gets on (re)connect
 PLAYER_LIMIT = (5, 10)  # at most 5 messages in 10 s per player
 TABLE_LIMIT = (20, 10)  # at most 20 messages in 10 s per table
 REACTION_LIMIT = (3, 5)  # at most 3 reactions in 5 s per player
+REPORT_LIMIT = (5, 10 * 60)  # at most 5 reports in 10 minutes per reader ...
+REPORT_DAILY_LIMIT = (20, 24 * 60 * 60)  # ... and 20 a day
+REASON_LENGTH = 300  # a report's reason (the report form's maxlength, Report.reason's max_length)
 PHRASES = ("good_game", "wow", "thanks", "good_luck", "oops", "hurry")
 EMOJI = {"like": "👍", "laugh": "😂", "wow": "😮", "sad": "😢", "angry": "😠", "clap": "👏"}
 REACTIONS = frozenset(PHRASES) | frozenset(f"emoji_{key}" for key in EMOJI)
@@ -123,13 +124,18 @@ def _mute_error(until, reason: str) -> ServiceError:
     return ServiceError("chat_muted", until=until, reason=reason)
 
 
+def _plain(text: str) -> str:
+    """Control and format characters dropped, whitespace folded."""
+    kept = "".join(" " if ch.isspace() else ch for ch in text
+                   if ch.isspace() or unicodedata.category(ch)[0] != "C")
+    return " ".join(kept.split())
+
+
 def clean_text(text: object) -> str:
     """Plain text of at most 200 characters: control and format characters go, whitespace folds."""
     if not isinstance(text, str):
         raise ServiceError("chat_bad_text")
-    kept = "".join(" " if ch.isspace() else ch for ch in text
-                   if ch.isspace() or unicodedata.category(ch)[0] != "C")
-    text = " ".join(kept.split())
+    text = _plain(text)
     if not text:
         raise ServiceError("chat_empty")
     if len(text) > MAX_LENGTH:
@@ -146,13 +152,23 @@ STANDING_SQL = (  # plain SQL: a message's hot path; the ORM spent ~0.9 ms of CP
     f"FROM {_P} p WHERE p.id = %s")
 
 
+WRITER_LOCK_CLASS = 0x43686174  # pg_advisory_xact_lock(class, player id): one chat writer per player
+
+
 def _check_writer(user, rights: Access, table_id: int | None = None) -> None:
     """Refuse a reader who may not write, a banned or muted player, and (for a message to
-    `table_id`) one over the rate limits. One query: his ban, his mute and both counts."""
+    `table_id`) one over the rate limits. One query: his ban, his mute and both counts.
+
+    For a message this runs inside the writing transaction after the table's chat row lock (and, on
+    Postgres, the writer's own advisory lock; SQLite's IMMEDIATE transactions are serial anyway), so
+    the counts include every message that won the lock before: parallel sends cannot pass a limit."""
     if not rights.read:
         raise ServiceError("chat_hidden")
     if not rights.write:
         raise ServiceError("chat_read_only")
+    if table_id is not None and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [WRITER_LOCK_CLASS, user.pk])
     now = timezone.now()
     at = connection.ops.adapt_datetimefield_value
     with connection.cursor() as cursor:
@@ -191,13 +207,15 @@ def _bump_version(table_id: int) -> tuple[int, bool]:
 def post_message(table_id: int, user, text: object, rights: Access, seat: int | None = None) -> Message:
     """Write a message (masked if the table filters profanity) and send it to the chat group.
 
-    The hot path of the chat: one query for the writer's standing and the rate limits, then one
-    transaction of two statements (the version bump, the INSERT); one group send after the commit.
-    The rate counts are read before the lock, so two racing messages may both pass a limit by one."""
+    The hot path of the chat: one transaction of three statements (the version bump, which takes the
+    table's chat lock; the writer's standing and the rate counts; the INSERT), plus the writer's lock
+    on Postgres; one group send after the commit. A refusal rolls the bump back."""
     text = clean_text(text)
-    _check_writer(user, rights, table_id)
+    if not rights.read or not rights.write:
+        _check_writer(user, rights)  # the plain refusals, without taking the table's lock
     with transaction.atomic():
         version, masks = _bump_version(table_id)
+        _check_writer(user, rights, table_id)
         shown = profanity.mask(text) if masks else text
         message = Message.objects.create(table_id=table_id, author=user, text=text, shown=shown[:MAX_LENGTH],
                                          seat=seat)
@@ -210,10 +228,7 @@ def react(table_id: int, user, key: object, rights: Access, seat: int | None = N
     if not isinstance(key, str) or key not in REACTIONS:
         raise ServiceError("chat_bad_reaction")
     _check_writer(user, rights)
-    count, window = REACTION_LIMIT
-    slot = f"chat-react:{user.pk}:{int(timezone.now().timestamp()) // window}"
-    cache.add(slot, 0, timeout=window * 2)
-    if cache.incr(slot) > count:
+    if not ratelimit.within("chat-react", user.pk, REACTION_LIMIT):
         raise ServiceError("chat_too_often")
     realtime.send([(chat_group(table_id), _event("chat_reaction", key=key, author_id=user.pk, nick=user.nick,
                                                  seat=seat))])
@@ -256,7 +271,8 @@ def report(message_id: object, user, reason: object, table_id: int, rights: Acce
     """A reader reports a message of this table (once per message)."""
     if not rights.read:
         raise ServiceError("chat_hidden")
-    if not isinstance(reason, str) or not reason.strip() or len(reason.strip()) > 300:
+    reason = _plain(reason) if isinstance(reason, str) else ""
+    if not reason or len(reason) > REASON_LENGTH:
         raise ServiceError("chat_bad_reason")
     if type(message_id) is not int:
         raise ServiceError("chat_no_message")
@@ -265,9 +281,12 @@ def report(message_id: object, user, reason: object, table_id: int, rights: Acce
         raise ServiceError("chat_no_message")
     if message.author_id == user.pk:
         raise ServiceError("chat_own_message")
-    found, _created = Report.objects.get_or_create(message=message, reporter=user,
-                                                   defaults={"reason": clean_text(reason)[:300]})
+    if not (ratelimit.within("chat-report", user.pk, REPORT_LIMIT)
+            and ratelimit.within("chat-report-day", user.pk, REPORT_DAILY_LIMIT)):
+        raise ServiceError("chat_report_too_often")
+    found, _created = Report.objects.get_or_create(message=message, reporter=user, defaults={"reason": reason})
     return found
+
 
 
 def surrounding(message: Message, around: int = 5) -> list[Message]:

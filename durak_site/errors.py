@@ -89,6 +89,7 @@ CATALOGUE = {
     "pairs_need_four": _("Pairs 2×2 can be chosen only when all four seats are taken."),
     "seat_in_use": _("Seats above %(n)s are taken; they cannot be removed."),
     "no_countdown": _("There is no countdown to cancel."),
+    "too_many_tables": _("Too many new tables from you or your network: try again in a few minutes."),
     # table chat (chat.services)
     "chat_hidden": _("The chat of this table is not shown to spectators."),
     "chat_read_only": _("Spectators may only read the chat at this table."),
@@ -102,6 +103,7 @@ CATALOGUE = {
     "chat_bad_reaction": _("There is no such reaction."),
     "chat_no_message": _("That message does not exist any more."),
     "chat_bad_reason": _("Give a reason of at most 300 characters."),
+    "chat_report_too_often": _("You have sent many reports: the moderators are reading them; try again later."),
     "chat_own_message": _("You cannot report your own message."),
     "chat_not_host": _("Only the table's host may change the chat settings."),
     "chat_bad_setting": _("That chat setting is not understood."),

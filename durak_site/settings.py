@@ -219,7 +219,10 @@ RATINGS_MIN_OWN_SHARE = 0.5  # a win counts for a person who made at least this 
 RATINGS_PROVISIONAL_GAMES = 5  # a new account's first rated games are provisional ...
 RATINGS_PROVISIONAL_FACTOR = 0.0  # ... and move an established opponent's rating by this fraction
 RATINGS_PAIR_GAMES_PER_DAY = 5  # rated games the same two accounts may play together in 24 hours
-RATINGS_SHARED_ADDRESS_UNRATED = True  # players whose sockets connect from one address play unrated
+RATINGS_SHARED_ADDRESS_UNRATED = True  # players who used one address around the game play unrated ...
+RATINGS_SHARED_ADDRESS_DAYS = 3  # ... during it or in these days before it, unless the pair is known
+RATINGS_KNOWN_PAIR_GAMES = 10  # (ratings.known_pairs) or has played this many unrated games together ...
+RATINGS_KNOWN_PAIR_MIN_SHARE = 0.25  # ... with no leaver, each winning this share of the pair's wins
 RATINGS_SUSPICIOUS_PAIR_GAMES = 5  # the moderators' list shows pairs with this many games in a week
 
 AUTH_USER_MODEL = "accounts.Player"
@@ -233,6 +236,11 @@ LOGIN_URL = "accounts:signup"
 RESTORE_FAILURES_PER_ADDRESS_NICK = 5
 RESTORE_FAILURES_PER_ADDRESS = 20
 RESTORE_FAILURE_WINDOW = 15 * 60  # seconds
+# Flood control (durak_site.ratelimit; per client address as TRUSTED_PROXY_HOPS reads it, so behind a
+# proxy that hop count must be right or every visitor shares one address): (count, window in seconds).
+SIGNUP_LIMIT_PER_ADDRESS = (10, 60 * 60)  # new accounts from one address an hour
+TABLE_LIMIT_PER_ACCOUNT = (5, 10 * 60)  # new tables one player may open in 10 minutes ...
+TABLE_LIMIT_PER_ADDRESS = (20, 10 * 60)  # ... and all players on one address together
 # Players' keys are generated (140 random bits); these rules apply to staff passwords
 # (createsuperuser, changepassword, the admin's password forms).
 AUTH_PASSWORD_VALIDATORS = [

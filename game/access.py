@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from game.models import Game, GameSeat
 from lobby.models import Seat, Table
+from lobby.services import INVITES_KEY
 
 MAX_TABLE_ID = 2**63 - 1  # a bigint primary key: larger ids are simply not tables
 
@@ -41,3 +42,33 @@ def role(table_id: int, player) -> tuple[bool, bool]:
     its frames (the chat's, for one) depend on, so a socket can tell when they changed."""
     host = Table.objects.filter(pk=table_id, host_id=player.pk).exists()
     return host, Seat.objects.filter(table_id=table_id, player=player).exists()
+
+
+def invited_tables(request) -> list:
+    """The private tables whose invite link this browser's session holds (lobby's table page)."""
+    session = getattr(request, "session", None)
+    return list(session.get(INVITES_KEY, [])) if session is not None else []
+
+
+def may_view_table(table_id: int, user, invited: Iterable[int] = ()) -> bool:
+    """Whether a page about table `table_id` (its series, its games) may be shown to `user`: those
+    who may open its socket, and anyone who played a game at it. False for a missing table."""
+    if not 0 < table_id <= MAX_TABLE_ID:
+        return False
+    if user is not None and user.is_authenticated:
+        return may_open(table_id, user, invited) or GameSeat.objects.filter(
+            game__table_id=table_id, player=user).exists()
+    table = Table.objects.filter(pk=table_id).values("private").first()
+    if table is None:
+        return False
+    try:
+        return not table["private"] or table_id in {int(item) for item in invited}
+    except (TypeError, ValueError):
+        return False
+
+
+def may_view_game(game: Game, user, invited: Iterable[int] = ()) -> bool:
+    """A game's pages: as its table's, and always for a player of that game."""
+    if user is not None and user.is_authenticated and GameSeat.objects.filter(game=game, player=user).exists():
+        return True
+    return may_view_table(game.table_id, user, invited)

@@ -144,6 +144,11 @@ def turn_seconds(game: Game) -> float:
 def frame(game: Game, state: engine.GameState, seat: int | None, seats: list[dict]) -> dict:
     """The wire frame of `seat` (None: a spectator)."""
     view = engine.view_for(state, seat)
+    if not state.rules.memory_aid:
+        # what the table rule turns off is not sent: only the client drew the aid, so a modified
+        # client would have shown it anyway
+        view["known"] = {}
+        view["gone"] = []
     return {
         "type": "state",
         "game_id": game.pk,

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_POST
 
 from lobby.services import REMATCH_SECONDS
 
-from . import services
+from . import access, services
 from .engine.hints import why_not
 from .errors import CATALOGUE, ServiceError
 from .models import Game
@@ -264,9 +264,17 @@ def table_context(request: HttpRequest, table, game: Game | None = None, seat: i
     }
 
 
+def _game_or_404(request: HttpRequest, game_id: int) -> Game:
+    """The game, or 404 for a stranger to its private table (the answer a missing id gets)."""
+    game = get_object_or_404(Game, pk=game_id)
+    if not access.may_view_game(game, request.user, access.invited_tables(request)):
+        raise Http404
+    return game
+
+
 def detail(request: HttpRequest, game_id: int) -> HttpResponse:
     """`/games/<id>/`: a game's permalink — its table page shows it (or the table's next state)."""
-    game = get_object_or_404(Game, pk=game_id)
+    game = _game_or_404(request, game_id)
     url = _lobby_url("lobby:table", game.table_id) or f"/tables/{game.table_id}/"
     return redirect(url)
 
@@ -275,7 +283,7 @@ def detail(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def leave(request: HttpRequest, game_id: int) -> HttpResponse:
     """«Выйти» during a game: the game service records the loss; then back to the lobby."""
-    game = get_object_or_404(Game, pk=game_id)
+    game = _game_or_404(request, game_id)
     error = None
     try:
         services.leave_game(game.pk, request.user)

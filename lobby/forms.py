@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from durak_site import profanity
 from game.engine.rules import RULE_CHOICES, Rules
 
 from .models import Table
@@ -74,6 +75,10 @@ class TableSettingsForm(forms.Form):
                 label=TABLE_LABELS["private"][0], help_text=TABLE_LABELS["private"][1], required=False)
         for key in RULE_CHOICES:
             self.fields[f"rule_{key}"] = _rule_field(key, editing=editing)
+
+    def clean_name(self) -> str:
+        """A table's name is shown to everyone in the lobby: swearing is masked as in the chat."""
+        return profanity.mask(" ".join((self.cleaned_data.get("name") or "").split()))
 
     def clean(self) -> dict:
         """Pairs need exactly four seats: said once, by the seats field, in the page's language

@@ -54,6 +54,21 @@ def quick_play_page(request: HttpRequest) -> HttpResponse | None:
     return _quick_play(request) if _quick_play is not None else None
 
 
+RatingNotice = Callable[[list[int]], "tuple[str, str] | None"]
+_rating_notice: RatingNotice | None = None
+
+
+def register_rating_notice(notice: RatingNotice) -> None:
+    """The ratings app tells the waiting room why the next game of these people would be unrated
+    (and what they can do about it): (reason, help) or None."""
+    global _rating_notice
+    _rating_notice = notice
+
+
+def rating_notice(player_ids: list[int]) -> tuple[str, str] | None:
+    return _rating_notice(player_ids) if _rating_notice is not None else None
+
+
 def register_table_panel(template_name: str, place: str = "page") -> None:
     """`template_name` is rendered at `place` (PLACES) of every open table's pages (once, in order)."""
     _panels.register(template_name, place)

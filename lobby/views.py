@@ -7,13 +7,15 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts import services as accounts_services
+from durak_site import ratelimit
 from game.engine.rules import RULE_CHOICES, Rules
 
 from . import pages, services
@@ -123,19 +125,19 @@ def _room_context(request: HttpRequest, table: Table, error: ServiceError | None
         "invite_url": invite_url,
         "server_now": services.db_now().isoformat(),
         "deadline": table.countdown_deadline.isoformat() if table.countdown_deadline else "",
-        "unrated_because": _unrated_because(seats),
+        **_unrated_because(seats),
     }
 
 
-def _unrated_because(seats: list[Seat]) -> str:
-    """Why the next game here will be unrated, as far as the room can tell before the start (issue 13;
-    the full rules, ratings.fairness, also judge its length, the pair's day and new accounts)."""
+def _unrated_because(seats: list[Seat]) -> dict[str, str]:
+    """Why the next game here will be unrated, as far as the room can tell before the start, and what
+    the players can do about it (the full rules, ratings.fairness, also judge its length, the pair's
+    day and new accounts; the ratings app words the shared-address case)."""
     if any(s.bot_level for s in seats):
-        return _("bots at the table")
-    addresses = [s.player.last_address for s in seats if s.player_id and s.player.last_address]
-    if len(addresses) != len(set(addresses)):
-        return _("players on one address")
-    return ""
+        return {"unrated_because": _("bots at the table"), "unrated_help": ""}
+    notice = pages.rating_notice(sorted({s.player_id for s in seats if s.player_id}))
+    why, help_text = notice or ("", "")
+    return {"unrated_because": why, "unrated_help": help_text}
 
 
 # ---------------------------------------------------------------- lobby list
@@ -144,7 +146,11 @@ def _unrated_because(seats: list[Seat]) -> str:
 def index(request: HttpRequest) -> HttpResponse:
     variant = request.GET.get("variant", "")
     players = request.GET.get("players", "")
+    # a waiting table is listed only while a person at it has it open: his table socket keeps his
+    # seat connected (an HTTP request does not), and the presence sweep clears it soon after
+    someone_there = Exists(Seat.objects.filter(table=OuterRef("pk"), player__isnull=False, connected=True))
     tables = (Table.objects.exclude(status=Table.Status.CLOSED).filter(private=False)
+              .filter(someone_there | Q(status__in=[Table.Status.PLAYING, Table.Status.REMATCH]))
               .select_related("host")
               .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
               .annotate(free=Count("seats", filter=Q(seats__player__isnull=True, seats__bot_level="")))
@@ -191,14 +197,25 @@ def quick_play(request: HttpRequest) -> HttpResponse:
 @login_required
 def create(request: HttpRequest) -> HttpResponse:
     form = TableSettingsForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
         try:
+            _check_table_allowance(request)
             table = services.create_table(request.user, **form.settings())
         except ServiceError as exc:
             form.add_error(None, str(exc))
+            status = 429 if exc.code == "too_many_tables" else 200
         else:
             return redirect("lobby:table", table.pk)
-    return render(request, "lobby/create.html", {"form": form, "presets": PRESETS.values()})
+    return render(request, "lobby/create.html", {"form": form, "presets": PRESETS.values()}, status=status)
+
+
+def _check_table_allowance(request: HttpRequest) -> None:
+    """New tables per player and per client address (a flood of tables fills the lobby)."""
+    address = accounts_services.client_ip(request)
+    if not (ratelimit.within("new-table", request.user.pk, settings.TABLE_LIMIT_PER_ACCOUNT)
+            and ratelimit.within("new-table-address", address, settings.TABLE_LIMIT_PER_ADDRESS)):
+        raise ServiceError("too_many_tables")
 
 
 def join(request: HttpRequest, code: str) -> HttpResponse:
@@ -303,9 +320,8 @@ def ready(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @require_POST
 def ping(request: HttpRequest, table_id: int) -> HttpResponse:
-    """Waiting-room heartbeat from the page (keeps the seat marked connected)."""
-    if request.user.is_authenticated:
-        services.touch_presence(table_id, request.user.pk)
+    """The waiting room's old HTTP heartbeat, answered for pages still open from before: presence is
+    the table socket's alone (its pings), so a script's requests cannot keep a table listed."""
     return HttpResponse(status=204)
 
 
@@ -351,6 +367,7 @@ def rules(request: HttpRequest) -> HttpResponse:
             changes.append(f"{TABLE_LABELS['series_length'][0]}: {p.series_length}")
         preset_rows.append({"preset": p, "changes": changes})
     fair = {"min_rounds": settings.RATINGS_MIN_ROUNDS, "pair_games": settings.RATINGS_PAIR_GAMES_PER_DAY,
-            "provisional_games": settings.RATINGS_PROVISIONAL_GAMES}  # issue 13's rules, stated
+            "provisional_games": settings.RATINGS_PROVISIONAL_GAMES,
+            "known_pair_games": settings.RATINGS_KNOWN_PAIR_GAMES}  # issue 13's rules, stated
     return render(request, "lobby/rules.html", {"settings_rows": settings_rows, "preset_rows": preset_rows,
                                                 "table_rows": TABLE_LABELS.values(), "fair": fair})

@@ -11,9 +11,10 @@ from django.urls import path
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ratings import services
+from accounts.models import Player
+from ratings import known_pairs, services
 from ratings.errors import ServiceError
-from ratings.models import ClubStanding, GameRecord, Rating, RatingChange, RatingVariant, Series
+from ratings.models import ClubStanding, GameRecord, KnownPair, Rating, RatingChange, RatingVariant, Series
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -145,3 +146,48 @@ class ClubStandingAdmin(ReadOnlyAdmin):
                     "games", "average", "excluded", "excluded_at")
     list_filter = ("in_club", "club_newcomer", "excluded")
     search_fields = ("player__nick",)
+
+
+class KnownPairForm(forms.ModelForm):
+    """Two players by nick, and why the moderator knows they are two people."""
+
+    first = forms.ModelChoiceField(Player.objects.all(), to_field_name="nick", widget=forms.TextInput,
+                                   label=_("First player (nick)"))
+    second = forms.ModelChoiceField(Player.objects.all(), to_field_name="nick", widget=forms.TextInput,
+                                    label=_("Second player (nick)"))
+
+    class Meta:
+        model = KnownPair
+        fields = ("note",)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("first") and data.get("first") == data.get("second"):
+            raise forms.ValidationError(_("Choose two different players."))
+        return data
+
+
+@admin.register(KnownPair)
+class KnownPairAdmin(admin.ModelAdmin):
+    """Friends on one network a moderator vouches for: their games together are rated although
+    they share an address (ratings.known_pairs). Added and removed, never edited."""
+
+    list_display = ("low", "high", "note", "marked_by", "created_at")
+    search_fields = ("low__nick", "high__nick")
+    list_select_related = ("low", "high", "marked_by")
+    form = KnownPairForm
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def save_model(self, request, obj, form, change) -> None:
+        pair = known_pairs.mark(form.cleaned_data["first"].pk, form.cleaned_data["second"].pk, request.user,
+                                form.cleaned_data.get("note", ""))
+        obj.pk, obj.low_id, obj.high_id = pair.pk, pair.low_id, pair.high_id
+
+    def delete_model(self, request, obj) -> None:
+        known_pairs.unmark(obj.pk)
+
+    def delete_queryset(self, request, queryset) -> None:
+        for pk in list(queryset.values_list("pk", flat=True)):
+            known_pairs.unmark(pk)

@@ -20,6 +20,11 @@ class RatingsConfig(AppConfig):
         pages.register_table_panel("ratings/_game_result_series.html", place="result")
         pages.register_table_panel("ratings/_game_result_replay.html", place="result_actions")
 
+        # the waiting room says why a game of people on one address is unrated and what friends can do
+        from ratings import known_pairs
+
+        pages.register_rating_notice(known_pairs.room_notice)
+
         signals.game_finished.connect(services.on_game_finished, dispatch_uid="ratings.on_game_finished")
         signals.choose_first_attacker.connect(services.on_choose_first_attacker,
                                               dispatch_uid="ratings.on_choose_first_attacker")

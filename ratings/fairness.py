@@ -5,8 +5,10 @@ In order:
 
 1. Unrated for everybody: an aborted game (a person who had left it still pays his loss: the last
    person leaving cannot cancel the first one's); bots at the table (or fewer than two people from
-   the start); two players connecting from one address; the same two accounts already played their
-   daily share of rated games together.
+   the start); two players who used one address during the game or in the days before it (any
+   address each used, not only his last), unless that pair is known or has earned it
+   (ratings.known_pairs: friends on one network); the same two accounts already played their daily
+   share of rated games together.
 2. Too short (one round): unrated, but a person who lost by default (left, did not return, lost on
    time, banned) still pays: leaving early costs the leaver, the one who stays gains only from a
    real game.
@@ -28,8 +30,10 @@ from itertools import combinations
 from django.conf import settings
 from django.db.models import Count
 
+from accounts import services as accounts_services
 from game import outcomes as codes
 from game.models import Game, GameEvent
+from ratings import known_pairs
 from ratings.models import RATING_STEP, GameRecord, Outcome, Rating
 
 BOTS = "bots"
@@ -61,8 +65,8 @@ class Verdict:
 
 def judge(game, humans: list, seat_outcomes: dict[int, str], all_seats: list) -> Verdict:
     """The verdict for a finishing game: `humans` are its people's GameSeat rows (with .player)."""
-    shared = _shared_address(humans)
-    reason = _unrated_for_everybody(game, humans, all_seats, seat_outcomes, shared)
+    shared, untrusted = _shared_address(game, humans)
+    reason = _unrated_for_everybody(game, humans, all_seats, seat_outcomes, untrusted)
     if reason == ABORTED and not _bots_played(game, humans, all_seats):
         return Verdict(False, reason, _leavers_pay(humans, seat_outcomes), shared_address=shared)
     if reason:
@@ -75,12 +79,12 @@ def judge(game, humans: list, seat_outcomes: dict[int, str], all_seats: list) ->
     return Verdict(bool(deltas), PROVISIONAL if withheld else "", deltas, shared_address=shared)
 
 
-def _unrated_for_everybody(game, humans, all_seats, seat_outcomes, shared: bool) -> str:
+def _unrated_for_everybody(game, humans, all_seats, seat_outcomes, untrusted_shared: bool) -> str:
     if game.status == Game.Status.ABORTED or any(o == codes.ABORTED for o in seat_outcomes.values()):
         return ABORTED
     if _bots_played(game, humans, all_seats):
         return BOTS
-    if shared and settings.RATINGS_SHARED_ADDRESS_UNRATED:
+    if untrusted_shared and settings.RATINGS_SHARED_ADDRESS_UNRATED:
         return SHARED_ADDRESS
     if _pair_limit_reached(humans, game.finished_at):
         return PAIR_LIMIT
@@ -105,9 +109,17 @@ def _bots_at_start(game) -> set[int]:
     return set(bots or [])
 
 
-def _shared_address(humans) -> bool:
-    addresses = [s.player.last_address for s in humans if s.player.last_address]
-    return len(addresses) != len(set(addresses))
+def shared_pairs(player_ids: list[int], started_at) -> set[tuple[int, int]]:
+    """Pairs of these people who used one address during the game or in the days before it (every
+    address each used, not only his last: one socket from elsewhere changes nothing)."""
+    since = started_at - timedelta(days=settings.RATINGS_SHARED_ADDRESS_DAYS)
+    return accounts_services.shared_address_pairs(player_ids, since)
+
+
+def _shared_address(game, humans) -> tuple[bool, bool]:
+    """(people shared an address, and some pair of them is not a known or earned pair)."""
+    pairs = shared_pairs(sorted({s.player_id for s in humans}), game.started_at)
+    return bool(pairs), bool(pairs and known_pairs.untrusted(pairs))
 
 
 def _pair_limit_reached(humans, finished_at) -> bool:

@@ -1,9 +1,11 @@
-"""Ratings, their history, game records and series. Written only by ratings/services/."""
+"""Ratings, their history, game records and series. Written only by ratings/services/ (known pairs:
+ratings/known_pairs.py)."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 START_RATING = 1000
@@ -237,3 +239,24 @@ class ClubStanding(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.full_average:.2f}"
+
+
+class KnownPair(models.Model):
+    """Two accounts a moderator knows to be different people sharing one network (friends, family):
+    their games together are rated although they use one address (ratings.known_pairs)."""
+
+    low = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    high = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    marked_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="+")
+    note = models.CharField(_("note"), max_length=300, blank=True)
+    created_at = models.DateTimeField(_("marked at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("known pair")
+        verbose_name_plural = _("known pairs")
+        constraints = [models.UniqueConstraint(fields=["low", "high"], name="knownpair_once"),
+                       models.CheckConstraint(condition=models.Q(low__lt=models.F("high")), name="knownpair_ordered")]
+
+    def __str__(self) -> str:
+        return f"{self.low} + {self.high}"

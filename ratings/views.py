@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
+from game import access
 from game.models import Game, GameSeat
 from ratings import services
 from ratings.charts import NARROW, WIDE, rating_chart
@@ -153,6 +154,8 @@ def history(request, nick: str):
 
 def game_replay(request, game_id: int):
     game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
+    if not access.may_view_game(game, request.user, access.invited_tables(request)):
+        raise Http404  # a private table's game: as if it did not exist
     seats = list(game.seats.select_related("player").order_by("number"))
     # Over = finished, or aborted (every human left): only then may every hand be shown.
     context = {"game": game, "seats": seats, "finished": game.status != Game.Status.PLAYING,
@@ -218,6 +221,8 @@ def series(request, table_id: int):
     """The standings of a table's latest series on their own page (spectators, links from the lobby)."""
     from lobby.models import Table  # noqa: PLC0415
 
+    if not access.may_view_table(table_id, request.user, access.invited_tables(request)):
+        raise Http404  # a private table: as if it did not exist
     table = get_object_or_404(Table, pk=table_id)
     return render(request, "ratings/series.html", {"table": table})
 
@@ -225,6 +230,8 @@ def series(request, table_id: int):
 @require_POST
 @login_required
 def choose_leader(request, table_id: int):
+    if not access.may_view_table(table_id, request.user, access.invited_tables(request)):
+        raise Http404  # a private table: as if it did not exist
     raw = request.POST.get("seat", "")
     try:
         seat = int(raw)

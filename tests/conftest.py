@@ -94,6 +94,18 @@ def _no_stale_socket_counts() -> None:
     cache.clear()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _generous_flood_limits() -> None:
+    """Every test signs up and opens tables from one address (127.0.0.1), and ids restart with each
+    test database: the flood limits would refuse tests for what earlier ones did. They stay on, wide
+    open; tests/security/test_lobby_flood.py sets them tight and checks them. Set before the live
+    server process starts, so it inherits them."""
+    from django.conf import settings
+
+    for name in ("SIGNUP_LIMIT_PER_ADDRESS", "TABLE_LIMIT_PER_ACCOUNT", "TABLE_LIMIT_PER_ADDRESS"):
+        setattr(settings, name, (10**6, getattr(settings, name)[1]))
+
+
 @pytest.fixture(scope="session")
 def asgi_live_server(django_db_setup, django_db_blocker) -> Iterator[str]:
     """A real daphne process serving the full ASGI app (HTTP + WebSockets) on the test database.

@@ -8,7 +8,7 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.urls import reverse
 
-from game import frames, services
+from game import engine, frames, services
 from game.models import Game
 from lobby import services as lobby_services
 from tests.game.helpers import close_quietly, make_player, make_table, open_socket, receive_until
@@ -94,3 +94,18 @@ async def test_a_take_puts_the_taken_cards_in_every_socket_frame_and_nothing_uns
     assert set(comms[defender - 1][1]["view"]["hand"]) >= set(comms[0][1]["view"]["known"][str(defender)])
     for comm, _f in comms:
         await close_quietly(comm)
+
+
+@pytest.mark.parametrize("memory_aid", [False, True])
+def test_what_the_memory_aid_shows_is_sent_only_when_the_table_rule_is_on(memory_aid):
+    """A table rule that turns the aid off keeps its facts off the wire, not only off the screen."""
+    table = make_table(humans=[make_player(), make_player()], rules={"memory_aid": memory_aid})
+    game = services.start_game(table.pk)
+    state = engine.GameState.from_json(game.state)
+    state.known = state.hands[1]  # seat 2 was seen picking up every card it holds
+    state.gone = 1  # and a card has gone to the discard
+    facts = frames.seat_facts(game, frames.game_seats(game))
+    for seat in (1, 2, None):
+        view = frames.frame(game, state, seat, facts)["view"]
+        assert bool(view["known"]) is memory_aid
+        assert bool(view["gone"]) is memory_aid

@@ -107,7 +107,7 @@ class Sock:
         # entered as a context manager: websockets 17 deprecates a bare connect(); close() below ends it
         self.ws = connect(f"ws://127.0.0.1:{web.port}/ws/tables/{table_id}/",
                           additional_headers={"Cookie": f"{settings.SESSION_COOKIE_NAME}={_cookie(player)}"},
-                          origin="http://127.0.0.1", open_timeout=10).__enter__()
+                          origin=f"http://127.0.0.1:{web.port}", open_timeout=10).__enter__()
         self.frames: list[dict] = []
         self.acks: list[dict] = []
         self.close_code: int | None = None

@@ -33,7 +33,8 @@ from django.db.backends.utils import CursorWrapper
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Player
-from chat import profanity, services
+from chat import services
+from durak_site import profanity
 from game.management.commands.bench_ws import _session_cookie
 from lobby.models import Seat, Table
 

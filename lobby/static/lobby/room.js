@@ -2,7 +2,6 @@
 // Frames: {"type":"lobby"} -> re-fetch the waiting-room fragment; {"type":"game_started"} or a
 // game "state" frame -> reload into the game table. Without a socket we poll the fragment.
 const config = JSON.parse(document.getElementById("room-config").textContent);
-const csrf = () => (document.cookie.match(/(?:^|; )csrftoken=([^;]+)/) || [])[1] || "";
 
 let socket = null;
 let retry = 0;
@@ -53,14 +52,11 @@ function connect() {
   });
 }
 
-// Heartbeat: keeps our seat marked connected in the waiting room; also pings the socket. Every 5 s:
-// the server judges a seat gone after 12 s without one (settings.TIMERS_HEARTBEAT_TIMEOUT).
+// Heartbeat: the socket's ping keeps our seat marked connected in the waiting room (and the table
+// listed in the lobby). Every 5 s: the server judges a seat gone after 12 s without one
+// (settings.TIMERS_HEARTBEAT_TIMEOUT).
 setInterval(() => {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
-  if (room() && room().querySelector(".seat-me")) {
-    fetch(config.ping_url, { method: "POST", headers: { "X-CSRFToken": csrf() }, credentials: "same-origin" })
-      .catch(() => {});
-  }
 }, 5000);
 
 // 3-2-1: the server's deadline, corrected by the server clock offset of the fragment.
