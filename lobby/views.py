@@ -128,8 +128,8 @@ def _room_context(request: HttpRequest, table: Table, error: ServiceError | None
 
 
 def _unrated_because(seats: list[Seat]) -> str:
-    """Why the next game here will be unrated, as far as the room can tell before the start (issue 13;
-    the full rules, ratings.fairness, also judge its length, the pair's day and new accounts)."""
+    """Why the next game here will be unrated, as far as the room can tell before the start
+    (docs/RULES.md#ratings; the full rules, ratings.fairness, also judge its length, the pair's day and new accounts)."""
     if any(s.bot_level for s in seats):
         return _("bots at the table")
     addresses = [s.player.last_address for s in seats if s.player_id and s.player.last_address]
@@ -351,6 +351,6 @@ def rules(request: HttpRequest) -> HttpResponse:
             changes.append(f"{TABLE_LABELS['series_length'][0]}: {p.series_length}")
         preset_rows.append({"preset": p, "changes": changes})
     fair = {"min_rounds": settings.RATINGS_MIN_ROUNDS, "pair_games": settings.RATINGS_PAIR_GAMES_PER_DAY,
-            "provisional_games": settings.RATINGS_PROVISIONAL_GAMES}  # issue 13's rules, stated
+            "provisional_games": settings.RATINGS_PROVISIONAL_GAMES}  # docs/RULES.md#ratings, stated
     return render(request, "lobby/rules.html", {"settings_rows": settings_rows, "preset_rows": preset_rows,
                                                 "table_rows": TABLE_LABELS.values(), "fair": fair})
