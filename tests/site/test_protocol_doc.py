@@ -15,18 +15,14 @@ from game import socket_hooks
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
 CONSUMER = ROOT / "game" / "consumers.py"
-# modules that build what a table socket sends, or the channel-layer events it handles
-SENDERS = ("game/consumers.py", "game/frames.py", "chat/socket.py", "chat/services.py", "lobby/services.py",
-           "accounts/sessions.py")
+# modules (or packages) that build what a table socket sends, or the channel-layer events it handles
+SENDERS = ("game/consumers.py", "game/frames.py", "chat/socket.py", "chat/services.py", "chat/services",
+           "lobby/services.py", "lobby/services", "accounts/sessions.py")
 # modules that also send channel-layer events (a type with a dot) among other dicts with a "type"
-EVENT_SENDERS = ("game/services.py", "game/services")
+EVENT_SENDERS = ("game/services.py", "game/services")  # a module, or the package it became
 # names a message type is read into in the consumer's dispatch
 KIND_NAMES = {"kind", "message_type", "msg_type"}
 DISPATCH_NAME = re.compile(r"dispatch|handler|message", re.IGNORECASE)
-
-
-def _tree(rel: str) -> ast.AST:
-    return ast.parse((ROOT / rel).read_text(encoding="utf-8"))
 
 
 def _strings(node: ast.AST) -> set[str]:
@@ -90,9 +86,10 @@ def sent_types() -> set[str]:
     for rel in EVENT_SENDERS:
         for path in _python_files(rel):
             found |= {t for t in _type_literals(ast.parse(path.read_text(encoding="utf-8"))) if "." in t}
-    for rel in SENDERS:
-        found |= _type_literals(_tree(rel))
-        for node in ast.walk(_tree(rel)):
+    for path in [p for rel in SENDERS for p in _python_files(rel)]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found |= _type_literals(tree)
+        for node in ast.walk(tree):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_event"
                     and node.args):
                 found |= _strings(node.args[0])
