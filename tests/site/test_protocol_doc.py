@@ -1,4 +1,4 @@
-"""docs/PROTOCOL.md names every message the table socket accepts, every frame it sends, every close
+"""docs/PROTOCOL.md names every message the table and the site socket accept, every frame it sends, every close
 code and every error code. The names are collected from the code (the consumer's dispatch, the
 socket hook registry, the ``"type": ...`` literals of what is sent), so a type added without a line
 in the document fails here."""
@@ -14,10 +14,12 @@ from game import socket_hooks
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
-CONSUMER = ROOT / "game" / "consumers.py"
+CONSUMERS = (ROOT / "game" / "consumers.py", ROOT / "social" / "consumers.py")  # the table and the site socket
 # modules (or packages) that build what a table socket sends, or the channel-layer events it handles
 SENDERS = ("game/consumers.py", "game/frames.py", "chat/socket.py", "chat/services.py", "chat/services",
-           "lobby/services.py", "lobby/services", "accounts/sessions.py")
+           "lobby/services.py", "lobby/services", "accounts/sessions.py", "social")
+# helpers whose argument names the type of the frame they send: (function name, argument index)
+FRAME_HELPERS = {"_event": 0, "tell": 1, "tell_many": 1}
 # modules that also send channel-layer events (a type with a dot) among other dicts with a "type"
 EVENT_SENDERS = ("game/services.py", "game/services")  # a module, or the package it became
 # names a message type is read into in the consumer's dispatch
@@ -49,7 +51,7 @@ def accepted_types() -> set[str]:
     """Message types the table socket dispatches: compared with the message's type in the consumer,
     keys of a dispatch table there, and the types apps register through game.socket_hooks."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(CONSUMER.read_text(encoding="utf-8"))):
+    for node in (n for path in CONSUMERS for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))):
         if isinstance(node, ast.Compare) and _is_type_read(node.left):
             for comparator in node.comparators:
                 found |= _strings(comparator)
@@ -90,9 +92,11 @@ def sent_types() -> set[str]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         found |= _type_literals(tree)
         for node in ast.walk(tree):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_event"
-                    and node.args):
-                found |= _strings(node.args[0])
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+                at = FRAME_HELPERS.get(name)
+                if at is not None and len(node.args) > at:
+                    found |= _strings(node.args[at])
     found |= set(socket_hooks._events)
     return found
 
@@ -114,8 +118,9 @@ def _undocumented(names) -> list:
 
 def test_the_collectors_find_the_known_types():
     """A collector that silently found nothing would make the checks below pass for nothing."""
-    assert {"ping", "resync", "action", "chat_send"} <= accepted_types()
-    assert {"pong", "ack", "error", "lobby", "state", "game_started", "chat_state", "chat"} <= sent_types()
+    assert {"ping", "resync", "action", "chat_send", "search", "invitation"} <= accepted_types()
+    assert {"pong", "ack", "error", "lobby", "state", "game_started", "chat_state", "chat", "hello", "match",
+            "friend_request"} <= sent_types()
     assert {4401, 4403, 4404, 4429, 4012} <= close_codes()
     assert _undocumented({"no_such_frame_type"}) == ["no_such_frame_type"]
 
