@@ -9,8 +9,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md", ROOT / "game" / "engine" / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-CODE_DIRS = ("accounts", "chat", "durak_site", "game", "lobby", "ratings", "tests", "templates", "static",
-             "scripts")
+CODE_DIRS = ("accounts", "analysis", "chat", "durak_site", "game", "lobby", "ratings", "social", "tests",
+             "templates", "static", "scripts", "docker", ".ci")
 CODE_SUFFIXES = {".py", ".js", ".html", ".css", ".md", ""}
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 CITATION = re.compile(r"docs/([A-Za-z-]+\.md)#([a-z0-9-]+)")

@@ -104,7 +104,7 @@ def sent_types() -> set[str]:
 def close_codes() -> set[int]:
     """Every close code the server sends: module constants CLOSE_* and SERVICE_RESTART."""
     codes: set[int] = set()
-    for app in ("accounts", "lobby", "game", "ratings", "chat", "durak_site"):
+    for app in ("accounts", "lobby", "game", "ratings", "chat", "social", "analysis", "durak_site"):
         for path in (ROOT / app).rglob("*.py"):
             text = path.read_text(encoding="utf-8")
             for match in re.finditer(r"^(?:CLOSE_\w+|SERVICE_RESTART)\s*=\s*(\d{4})\b", text, re.MULTILINE):
