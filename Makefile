@@ -1,13 +1,14 @@
 # Two commands do all set-up on a fresh machine (Python 3.11 + the OS):
 #   make run    the site on the embedded default (SQLite, in-memory channels, in-process timers) at :8000
 #   make test   the whole test suite (uses DATABASE_URL / REDIS_URL when set, as .ci/run does)
+#   make test-fast   everything but the browser tests (-m "not browser")
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint check messages bench clean
+.PHONY: run test test-fast lint check messages bench clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +23,9 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed
 	@scripts/ensure-chromium
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+test-fast: $(VENV)/.installed
+	$(PY) -m pytest -m "not browser" $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .

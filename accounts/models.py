@@ -39,7 +39,7 @@ class Player(AbstractBaseUser, PermissionsMixin):
     last_seen = models.DateTimeField(_("last seen"), null=True, blank=True, db_index=True)
     banned_at = models.DateTimeField(_("banned at"), null=True, blank=True)
     ban_reason = models.CharField(_("ban reason"), max_length=300, blank=True)
-    # where his table socket last connected from: games whose players share it are unrated (issue 13)
+    # where his table socket last connected from: games whose players share it are unrated (docs/RULES.md#ratings)
     last_address = models.CharField(_("last address"), max_length=64, blank=True, editable=False)
     # bumped whenever a session of his ends (accounts.sessions): his sockets compare it on every move
     session_generation = models.PositiveIntegerField(default=0, editable=False)

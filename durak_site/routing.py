@@ -1,4 +1,4 @@
-"""WebSocket routes: one socket per table for the waiting room and the game (DESIGN.md), and one
+"""WebSocket routes: one socket per table for the waiting room and the game (docs/PROTOCOL.md), and one
 site socket per tab on every page (presence and personal news: social/consumers.py).
 
 Any other path (including /ws/tables/abc/, -1 or 1%00) is accepted and closed at once with 4404,

@@ -207,13 +207,13 @@ CELERY_BEAT_SCHEDULE = {
 CHAT_RETENTION_DAYS = _CHAT_RETENTION_DAYS  # chat messages kept this long (reported ones until the report closes)
 
 # Live play
-CHEATER_CHECK_SECONDS = 4.0  # 000: the window to catch a cheater after a round's last card
+CHEATER_CHECK_SECONDS = 4.0  # docs/RULES.md#check-phase: the window to catch a cheater
 BOT_DELAY_RANGE = (0.5, 1.5)  # a bot's human-like pause before its move, thinking included
 BOT_SCHEDULER = ""  # "" = "celery" with Redis, "local" without; "off" in tests that move bots by hand
 # tests only: hold a change's frames this long after its commit (opens the window a crash can hit)
 REALTIME_HOLD_AFTER_COMMIT = float(os.environ.get("REALTIME_HOLD_AFTER_COMMIT", "0"))
 
-# Fair results (issue 13; stated on the rules page): what a rated game needs, and what cannot farm rating.
+# Fair results (docs/RULES.md#ratings; stated on the rules page): what a rated game needs, and what cannot farm rating.
 RATINGS_MIN_ROUNDS = 2  # a rated game lasts more than one round
 RATINGS_MIN_OWN_SHARE = 0.5  # a win counts for a person who made at least this share of his seat's moves
 RATINGS_PROVISIONAL_GAMES = 5  # a new account's first rated games are provisional ...
@@ -263,7 +263,7 @@ AXES_VERBOSE = False
 AXES_WHITELIST_CALLABLE = "accounts.backends.outside_admin"
 AXES_DISABLE_ACCESS_LOG = True  # failures are logged; players' ordinary logins are not recorded by axes
 
-SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # access persists in the browser (004)
+SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # access persists in the browser (docs/RULES.md#accounts)
 SESSION_SAVE_EVERY_REQUEST = False
 SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_HTTPONLY = True

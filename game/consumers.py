@@ -1,4 +1,4 @@
-"""The table socket (/ws/tables/<id>/): waiting room and game share it (DESIGN.md wire protocol).
+"""The table socket (/ws/tables/<id>/): waiting room and game share it (docs/PROTOCOL.md).
 
 Groups: `table-<id>` (everyone: lobby events, game started), `table-<id>-seat-<n>` (the socket of
 the player owning seat n of the current game: his own redacted frames) and `table-<id>-watch`

@@ -21,9 +21,9 @@ from game import engine
 from game.engine.hints import why_not
 from game.models import Game, GameSeat
 
-DISCONNECT_NOTICE_SECONDS = 15  # 004: after 15 s offline everyone sees "disconnected"
-DISCONNECT_TAKEOVER_SECONDS = 60  # 004: after 60 s more a bot plays his seat until he returns
-DISCONNECT_LOSE_SECONDS = 30  # 000/001: not back within 30 s -> he (his pair) loses
+DISCONNECT_NOTICE_SECONDS = 15  # docs/RULES.md#disconnect: after 15 s offline everyone sees it
+DISCONNECT_TAKEOVER_SECONDS = 60  # docs/RULES.md#disconnect: then a bot plays his seat
+DISCONNECT_LOSE_SECONDS = 30  # docs/RULES.md#disconnect: the "lose" policy's 30 s
 
 
 class SeatRow(NamedTuple):

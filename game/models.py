@@ -58,7 +58,7 @@ class GameSeat(models.Model):
     player = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                related_name="game_seats")
     bot_level = models.CharField(max_length=20, blank=True)  # a bot seat from the start
-    takeover_level = models.CharField(max_length=20, blank=True)  # a bot playing a human's seat (004)
+    takeover_level = models.CharField(max_length=20, blank=True)  # a bot playing a human's seat (docs/RULES.md#disconnect)
     left_at = models.DateTimeField(null=True, blank=True)  # pressed «Выйти» / gone for good
     connected = models.BooleanField(default=False)
     disconnected_at = models.DateTimeField(null=True, blank=True)

@@ -1,10 +1,10 @@
-"""The one place that decides each seat's outcome of a game, and why (issue 13).
+"""The one place that decides each seat's outcome of a game, and why (docs/RULES.md#outcomes).
 
 The engine's result says who is out and who is the durak by the board; the server knows what the
 board cannot: who pressed «Выйти», who did not come back under the "lose" disconnect policy, who
 lost on time under the "lose" timeout policy, who was banned. Everything else (an automatic move on
 a timeout, a bot playing a seat while its player was away) leaves the seat to the board: its
-player wins or loses by the cards (004).
+player wins or loses by the cards (docs/RULES.md#disconnect).
 
 Ratings, the result dialog (frame.result), the history, the replay and the leaderboard all read
 what ``decide`` returns, stored once in ``Game.result["outcomes"]``.

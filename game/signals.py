@@ -15,5 +15,5 @@ game_finished = Signal()
 
 # A game is about to be dealt at a table. kwargs: ``table_id``, ``players`` (seat count). A receiver
 # may return the seat (1-based) that must lead, or None; the first seat returned wins, else the
-# engine's own first-move rule decides (003: the winning pair of a series picks its leader).
+# engine's own first-move rule decides (the winning pair of a series picks its leader: docs/RULES.md#series).
 choose_first_attacker = Signal()

@@ -149,7 +149,7 @@ def ui_strings() -> dict[str, str]:
         "last_swap_you": _("You swapped the trump"),
         "last_catch_ok_you": _("You caught a cheat on {card}!"),
         "last_catch_bad_you": _("You falsely accused {card} and draw a penalty card"),
-        # away seats (004: noticed after 15 s offline)
+        # away seats (noticed after 15 s offline: docs/RULES.md#disconnect)
         "bot_in": _("bot in {s} s"),
         "loses_in": _("loses in {s} s"),
         # each player's outcome in the result dialog

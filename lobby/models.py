@@ -19,16 +19,16 @@ class Table(models.Model):
         CLOSED = "closed", _("closed")
 
     class RulesSetter(models.TextChoices):
-        HOST = "host", _("the host")  # 004
-        LOWEST_SEAT = "lowest_seat", _("the human in the lowest seat")  # 000
+        HOST = "host", _("the host")  # docs/RULES.md#rules-setter
+        LOWEST_SEAT = "lowest_seat", _("the human in the lowest seat")  # docs/RULES.md#rules-setter
 
     class StartPolicy(models.TextChoices):
-        ALL_READY = "all_ready", _("when everyone is ready")  # 000, 004
-        FULL_CONNECTED = "full_connected", _("when all seats are filled and connected")  # 001
+        ALL_READY = "all_ready", _("when everyone is ready")  # docs/RULES.md#start
+        FULL_CONNECTED = "full_connected", _("when all seats are filled and connected")  # docs/RULES.md#start
 
     class DisconnectPolicy(models.TextChoices):
-        LOSE = "lose", _("loss after 30 s")  # 000
-        BOT = "bot", _("a bot plays after 15 + 60 s")  # 004
+        LOSE = "lose", _("loss after 30 s")  # docs/RULES.md#disconnect
+        BOT = "bot", _("a bot plays after 15 + 60 s")  # docs/RULES.md#disconnect
 
     name = models.CharField(max_length=60, blank=True)
     host = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
@@ -38,10 +38,10 @@ class Table(models.Model):
     seats_count = models.PositiveSmallIntegerField(default=4)
     turn_seconds = models.PositiveSmallIntegerField(default=30)
     disconnect_policy = models.CharField(max_length=10, choices=DisconnectPolicy.choices,
-                                         default=DisconnectPolicy.BOT)  # 004, the club rule (issue 13)
+                                         default=DisconnectPolicy.BOT)  # the club rule: docs/RULES.md#disconnect
     rules_setter = models.CharField(max_length=12, choices=RulesSetter.choices, default=RulesSetter.HOST)
     start_policy = models.CharField(max_length=16, choices=StartPolicy.choices, default=StartPolicy.ALL_READY)
-    series_length = models.PositiveSmallIntegerField(default=1)  # 1 = single game; Quartet: 30 (003)
+    series_length = models.PositiveSmallIntegerField(default=1)  # 1 = single game; Quartet: 30 (docs/RULES.md#series)
     private = models.BooleanField(default=False)
     invite_code = models.CharField(max_length=32, blank=True, db_index=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
@@ -80,7 +80,7 @@ class Seat(models.Model):
     ready = models.BooleanField(default=False)
     connected = models.BooleanField(default=False)
     last_seen = models.DateTimeField(null=True, blank=True)
-    inactive_deadline = models.DateTimeField(null=True, blank=True, db_index=True)  # waiting-room idle (001)
+    inactive_deadline = models.DateTimeField(null=True, blank=True, db_index=True)  # docs/RULES.md#inactive-seat
     in_game = models.BooleanField(default=False)  # plays the running game and has not left it
 
     class Meta:

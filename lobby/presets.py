@@ -1,4 +1,4 @@
-"""Table presets: named bundles of rule settings (DESIGN.md "Rule settings")."""
+"""Table presets: named bundles of rule settings (docs/RULES.md#presets)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """People-facing names of every rule setting and value (labels, one-line help, sources).
 
-The help says what a setting does; the sources (rule pages 000-004) are shown only on the rules
+The help says what a setting does; the sources (rule pages 000-004, docs/RULES.md#sources) are shown only on the rules
 page's reference table, never in the help a player reads while creating a table.
 """
 

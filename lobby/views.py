@@ -131,8 +131,8 @@ def _room_context(request: HttpRequest, table: Table, error: ServiceError | None
 
 def _unrated_because(seats: list[Seat]) -> dict[str, str]:
     """Why the next game here will be unrated, as far as the room can tell before the start, and what
-    the players can do about it (the full rules, ratings.fairness, also judge its length, the pair's
-    day and new accounts; the ratings app words the shared-address case)."""
+    the players can do about it (docs/RULES.md#ratings; the full rules, ratings.fairness, also judge
+    its length, the pair's day and new accounts; the ratings app words the shared-address case)."""
     if any(s.bot_level for s in seats):
         return {"unrated_because": _("bots at the table"), "unrated_help": ""}
     notice = pages.rating_notice(sorted({s.player_id for s in seats if s.player_id}))
@@ -368,6 +368,6 @@ def rules(request: HttpRequest) -> HttpResponse:
         preset_rows.append({"preset": p, "changes": changes})
     fair = {"min_rounds": settings.RATINGS_MIN_ROUNDS, "pair_games": settings.RATINGS_PAIR_GAMES_PER_DAY,
             "provisional_games": settings.RATINGS_PROVISIONAL_GAMES,
-            "known_pair_games": settings.RATINGS_KNOWN_PAIR_GAMES}  # issue 13's rules, stated
+            "known_pair_games": settings.RATINGS_KNOWN_PAIR_GAMES}  # docs/RULES.md#ratings, stated
     return render(request, "lobby/rules.html", {"settings_rows": settings_rows, "preset_rows": preset_rows,
                                                 "table_rows": TABLE_LABELS.values(), "fair": fair})

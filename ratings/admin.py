@@ -81,7 +81,7 @@ class GameRecordAdmin(ReadOnlyAdmin):
         return own + super().get_urls()
 
     def suspicious_pairs_view(self, request):
-        """Pairs of accounts that may farm rating (issue 13), and "void" for each of their games."""
+        """Pairs of accounts that may farm rating (docs/RULES.md#ratings), and "void" for each of their games."""
         if not request.user.is_staff:
             raise PermissionDenied
         form = VoidForm(request.POST or None)

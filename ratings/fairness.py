@@ -1,5 +1,5 @@
 """Whether a finished game is rated, and each person's rating change: ±15 and the club's anti-farming
-rules (stated on the rules page; the numbers are settings ``RATINGS_*``).
+rules (docs/RULES.md#ratings, stated on the rules page; the numbers are settings ``RATINGS_*``).
 
 In order:
 

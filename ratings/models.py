@@ -9,8 +9,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 START_RATING = 1000
-RATING_STEP = 15  # 004: +15 for a win, -15 for a loss, 0 for a draw
-SERIES_STEP = 10  # 003: the losing pair pays 20, i.e. 10 to each winner
+RATING_STEP = 15  # +15 for a win, -15 for a loss, 0 for a draw (docs/RULES.md#ratings)
+SERIES_STEP = 10  # the losing pair pays 20, i.e. 10 to each winner (docs/RULES.md#series)
 VARIANTS = ("podkidnoy", "perevodnoy")
 
 
@@ -141,18 +141,18 @@ class PlayerGame(models.Model):
 
 
 class Series(models.Model):
-    """A run of series_length games at one table by the same players (003 "Quartet": 30)."""
+    """A run of series_length games at one table by the same players (docs/RULES.md#series; the Quartet: 30)."""
 
     table = models.ForeignKey("lobby.Table", on_delete=models.CASCADE, related_name="series")
     length = models.PositiveSmallIntegerField()
     pairs = models.BooleanField(default=False)
     games_played = models.PositiveSmallIntegerField(default=0)
     finished = models.BooleanField(default=False)
-    broken = models.BooleanField(default=False)  # somebody left a game before it ended (003)
+    broken = models.BooleanField(default=False)  # somebody left a game before it ended (docs/RULES.md#series)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     lineup = models.JSONField(default=list)  # [[seat, player id or None, bot level], ...] that plays it
-    # 003: the winners' pair chooses who of them leads the next game
+    # the winners' pair chooses who of them leads the next game (docs/RULES.md#series)
     winner_seats = models.JSONField(default=list, blank=True)  # seats of the last game's winners
     next_leader_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     next_leader_chosen_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -174,7 +174,7 @@ class SeriesEntry(models.Model):
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
                                related_name="series_entries")
-    bot_level = models.CharField(max_length=20, blank=True)  # a bot seat (003: a pair may play bots)
+    bot_level = models.CharField(max_length=20, blank=True)  # a bot seat (a pair may play against bots)
     seat = models.PositiveSmallIntegerField()
     games = models.PositiveSmallIntegerField(default=0)
     wins = models.PositiveSmallIntegerField(default=0)
@@ -207,7 +207,7 @@ class SeriesGame(models.Model):
 
 
 class ClubStanding(models.Model):
-    """A player's club standing over series games (003): averages and club membership kept in
+    """A player's club standing over series games (docs/RULES.md#quartet-club): averages and club membership kept in
     indexed columns (see services.club.update_club for the membership rule)."""
 
     player = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club",
@@ -219,10 +219,10 @@ class ClubStanding(models.Model):
     games = models.PositiveIntegerField(default=0)  # every series game played
     score = models.IntegerField(default=0)
     average = models.FloatField(default=0.0)  # score / games (the preliminary table's order)
-    excluded = models.BooleanField(default=False)  # left a series game before it ended (003)
+    excluded = models.BooleanField(default=False)  # left a series game before it ended (docs/RULES.md#quartet-club)
     excluded_at = models.DateTimeField(null=True, blank=True)
     last_played = models.DateTimeField(null=True, blank=True)
-    # Club membership (003), kept by services.club.update_club in the transaction of each series game.
+    # Club membership (docs/RULES.md#quartet-club), kept by services.club.update_club in the transaction of each series game.
     in_club = models.BooleanField(default=False)
     club_since = models.DateTimeField(null=True, blank=True)  # when the current membership began
     club_place = models.PositiveSmallIntegerField(null=True, blank=True)  # 1..CLUB_SIZE while in the club

@@ -164,8 +164,14 @@ def browser():
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items) -> None:
-    """Browser tests run last: Playwright's loop must never be open while async tests run."""
+    """Every test that opens Chromium (the `browser` fixture, directly or through another fixture)
+    carries the `browser` marker, before `-m` selects: `-m "not browser"` is the fast loop. Browser
+    tests run last: Playwright's loop must never be open while async tests run."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
     items.sort(key=lambda item: "browser" in getattr(item, "fixturenames", ()))
 
 

@@ -1,5 +1,5 @@
 """Durak rules engine: a pure, deterministic library (no Django, no I/O, no clock, no global
-random). See DESIGN.md "Engine contract (v1)".
+random). The contract is game/engine/README.md; the rules, docs/RULES.md.
 
 Typical use::
 

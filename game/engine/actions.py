@@ -108,7 +108,7 @@ def check_seat(state: Any, seat: Any) -> int:
 
 
 def do_resign(state: GameState, i: int, reason: str) -> GameState:
-    """Leaving = loss (000 §11); an each-for-himself player who is already out has nothing to
+    """Leaving = loss (docs/RULES.md#leaving); an each-for-himself player who is already out has nothing to
     lose."""
     if state.phase == "over":
         raise IllegalAction("game_over", "the game is over")
@@ -141,7 +141,8 @@ _UNBEATEN = (-1,)
 
 
 def _attack(s: GameState, i: int, a: dict) -> None:
-    """Lead a round with any card (000 §6) or throw in a card of a rank on the table (000 §7).
+    """Lead a round with any card (docs/RULES.md#round) or throw in a card of a rank on the table
+    (docs/RULES.md#throw-in-ranks).
     The card check (_card) is inlined here and in _defend: these two are most of all moves."""
     atk = s.atk
     if not atk:  # leading a round
@@ -174,7 +175,7 @@ def _attack(s: GameState, i: int, a: dict) -> None:
         if not s.rmask & rank:  # only listed in cheater mode
             s.cheats |= 1 << len(atk)
         if rules.throw_in == "anyone":
-            s.passed = 0  # 004: a new card resets the passes
+            s.passed = 0  # a new card resets the passes (docs/RULES.md#throw-in-order)
         s.atk = atk + _ONE_CARD[c]  # tuple + shared tuple: one allocation each
         s.dfn = dfn + _UNBEATEN
         s.atk_by = s.atk_by + _ONE_SEAT[i]
@@ -198,7 +199,7 @@ def _refuse_throw_in(s: GameState, i: int, a: dict) -> None:
         if s.passed >> i & 1:
             raise IllegalAction("already_passed", "you already passed this round")
         if has_room and waits_for_starter(s, i, ranks):
-            raise IllegalAction("not_your_turn", f"seat {s.starter + 1} throws in first (000 §7)")
+            raise IllegalAction("not_your_turn", f"seat {s.starter + 1} throws in first")  # docs/RULES.md#throw-in-order
     c = card_field(a)
     if not s.hands[i] & BIT[c]:
         raise IllegalAction("card_not_in_hand", "you do not hold that card")
@@ -208,7 +209,7 @@ def _refuse_throw_in(s: GameState, i: int, a: dict) -> None:
 
 
 def _defend(s: GameState, i: int, a: dict) -> None:
-    """Beat one unbeaten attack card (000 §6); in cheater mode any card may be laid."""
+    """Beat one unbeaten attack card (docs/RULES.md#defence); in cheater mode any card may be laid."""
     atk = s.atk
     if i != s.defender or not atk:
         raise IllegalAction("not_your_turn", "you are not defending")
@@ -277,7 +278,7 @@ def _transfer(s: GameState, i: int, a: dict) -> None:
         _place_attack(s, i, c, honest)
     s.defender = nd
     s.elig = thrower_mask(s)
-    s.starter = i  # 000 §8: the transferrer throws in first
+    s.starter = i  # the transferrer throws in first (docs/RULES.md#transfer)
     s.passed = 0
     s.limit = min(round_cap(s), s.hands[nd].bit_count())
     if show:
@@ -314,7 +315,7 @@ def _pass(s: GameState, i: int, a: dict) -> None:
         if s.rules.throw_in != "anyone" and room(s) and waits_for_starter(
             s, i, -1 if s.rules.cheater else s.rmask
         ):
-            raise IllegalAction("not_your_turn", f"seat {s.starter + 1} throws in first (000 §7)")
+            raise IllegalAction("not_your_turn", f"seat {s.starter + 1} throws in first")  # docs/RULES.md#throw-in-order
         raise IllegalAction("not_your_turn", "you have nothing to throw in")
     s.passed = passed | 1 << i
     s.last = (i + 1, "pass", None, None, None, None)
@@ -330,7 +331,7 @@ def swap_card(s: GameState) -> int:
 
 
 def swap_allowed(s: GameState, i: int) -> bool:
-    """Менка (002): holder of the lowest trump, at a round start, face-up trump still under the
+    """Менка (docs/RULES.md#trump-swap): holder of the lowest trump, at a round start, face-up trump still under the
     stock, once per game, by the trump_swap setting."""
     who = s.rules.trump_swap
     if who == "nobody" or s.swap_used or s.atk or s.phase != "play" or len(s.stock) < 2:
@@ -454,7 +455,7 @@ def _defender_moves(s: GameState, i: int) -> list[dict]:
     if (
         s.rules.variant == "perevodnoy"
         and (cheater or hand & s.rmask)  # a transfer (laid or shown) needs a table-rank card
-        and dfn.count(-1) == len(dfn)  # nothing beaten yet (000 §8)
+        and dfn.count(-1) == len(dfn)  # nothing beaten yet (docs/RULES.md#transfer)
     ):
         _add_transfers(s, i, hand, cheater, res)
     res.append({"type": "take"})
@@ -463,7 +464,7 @@ def _defender_moves(s: GameState, i: int) -> list[dict]:
 
 def _add_transfers(s: GameState, i: int, hand: int, cheater: bool, res: list[dict]) -> None:
     """Transfer options of the defender (perevodnoy, nothing beaten): by laying a card of the
-    table rank (any card in cheater mode), and by showing the trump of that rank (002)."""
+    table rank (any card in cheater mode), and by showing the trump of that rank (docs/RULES.md#transfer-by-showing-trump)."""
     m = hand if cheater else honest_transfer_cards(s, i)
     if m and transfer_problem(s, i, 1)[0] is None:
         res += map(_copy, map(_TRANSFER_T, card_strs(m)))

@@ -33,7 +33,7 @@ DECK_MASK: dict[int, int] = {
 
 
 def _beaters(trump: int, c: int) -> int:
-    """Mask of the cards that beat ``c`` (000 §6): higher same suit, or any trump on a non-trump."""
+    """Mask of the cards that beat ``c`` (docs/RULES.md#defence): higher same suit, or any trump on a non-trump."""
     suit, rank = c & 3, c >> 2
     m = 0
     for x in range(52):

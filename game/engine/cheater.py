@@ -1,4 +1,4 @@
-"""Cheater mode («Шулер», 000 §12): catching a card of this round and the check phase."""
+"""Cheater mode («Шулер», docs/RULES.md#cheater): catching a card of this round and the check phase."""
 from __future__ import annotations
 
 from game.engine.cards import BIT, CARD_STR, bits
@@ -80,7 +80,7 @@ def catch(s: GameState, i: int, a: dict) -> None:
 
 
 def end_check(state: GameState) -> GameState:
-    """Called by the server's clock 4 s after a round reached its check phase (000 §12): closes
+    """Called by the server's clock 4 s after a round reached its check phase (docs/RULES.md#check-phase): closes
     the round as it was pending (bito or take). Returns a new state."""
     if not isinstance(state, GameState):
         raise IllegalAction("bad_state", "not a GameState")

@@ -41,7 +41,7 @@ def table_rank(s: GameState) -> int:
 
 def transfer_problem(s: GameState, i: int, add: int) -> tuple[str, str] | tuple[None, int]:
     """Why seat i may not transfer now (adding ``add`` cards to the table), or (None, new
-    defender). 000 §8, 004: perevodnoy, defender, nothing beaten, no «Беру», round-1 setting,
+    defender). docs/RULES.md#transfer: perevodnoy, defender, nothing beaten, no «Беру», round-1 setting,
     total ≤ round cap, the next opponent holds at least the whole table."""
     r = s.rules
     if r.variant != "perevodnoy":
@@ -78,7 +78,7 @@ def honest_transfer_cards(s: GameState, i: int) -> int:
 
 
 def show_cards(s: GameState, i: int) -> int:
-    """«Переводной 2» (002): the trump of the table rank that seat i may show, as a mask."""
+    """«Переводной 2» (docs/RULES.md#transfer-by-showing-trump): the trump of the table rank that seat i may show, as a mask."""
     if not s.rules.transfer_by_showing_trump or s.shown >> i & 1:
         return 0
     r = table_rank(s)

@@ -69,7 +69,7 @@ def new_game(
 ) -> GameState:
     """Deal a new game. ``deck`` (tests) is the order cards leave the pack: 6 per player dealt one
     at a time round-robin from seat 1, then the stock in draw order, its last card the face-up
-    trump (000 §4). With a fully dealt deck the trump is the last card dealt (seat N holds it)."""
+    trump (docs/RULES.md#deck). With a fully dealt deck the trump is the last card dealt (seat N holds it)."""
     if rules is None:
         rules = Rules()
     elif isinstance(rules, dict):
@@ -144,8 +144,8 @@ def new_game(
 
 
 def _first_move(s: GameState) -> int:
-    """000 §5: lowest trump, else lowest card, ties → lowest seat; 004: lowest trump, else random;
-    002: left of the dealer, or «всегда вы» / «всегда компьютер» (humans_first / bots_first: the
+    """docs/RULES.md#first-move: lowest trump, else lowest card, ties → lowest seat; or lowest trump, else
+    random; or left of the dealer, or «всегда вы» / «всегда компьютер» (humans_first / bots_first: the
     lowest trump, else lowest card, among the human / bot seats; everyone if there are none)."""
     how = s.rules.first_move
     if how == "left_of_dealer":

@@ -24,18 +24,18 @@ STALL_ROUNDS = 100   # rounds without the discard growing or anyone going out �
 
 def round_cap(s: GameState) -> int:
     """The attack-card cap of this round before the defender's hand: first_round_limit in round 1,
-    round_limit after (None = «больше шести», 002)."""
+    round_limit after (None = «больше шести»; docs/RULES.md#attack-limit)."""
     r = s.rules
     return r._cap1 if s.round == 1 else r._capn  # precomputed in Rules.__post_init__
 
 
 def room(s: GameState) -> bool:
-    """May one more attack card go on the table? (000 §6, 001: ≤ limit, unbeaten ≤ hand)"""
+    """May one more attack card go on the table? (docs/RULES.md#attack-limit: ≤ limit, unbeaten ≤ hand)"""
     return len(s.atk) < s.limit and s.dfn.count(-1) < s.hands[s.defender].bit_count()
 
 
 def waits_for_starter(s: GameState, i: int, ranks: int) -> bool:
-    """starter_first (000 §7): seat i waits while the starter, not passed, holds a card of
+    """starter_first (docs/RULES.md#throw-in-order): seat i waits while the starter, not passed, holds a card of
     ``ranks`` (the table ranks; every card in cheater mode)."""
     st = s.starter
     return i != st and bool(s.elig & ~s.passed & SEAT_BIT[st]) and bool(s.hands[st] & ranks)
@@ -45,7 +45,7 @@ def throw_mask(s: GameState, i: int) -> int:
     """The throw-in right, written once: the cards thrower i (not the defender) may throw in now
     (0: none), the table being non-empty. Eligible (not the defender's partner, not out), room on
     the table (room), cards of a table rank (any card in cheater mode), and with starter_first
-    not passed and not waiting for the starter (waits_for_starter); with anyone (004) a pass does
+    not passed and not waiting for the starter (waits_for_starter); with anyone (docs/RULES.md#throw-in-order) a pass does
     not stop a later throw. Those two helpers are inlined here: this runs for every thrower after
     most moves (defender_done, legal_actions).
 
@@ -91,17 +91,17 @@ def settle(s: GameState) -> None:
 def defender_done(s: GameState) -> None:
     """The defender has nothing left to do (every card beaten, or «Беру»): await the throwers
     who may and can still add (the right, not passed, room on the table, something to throw),
-    else close the round (at once with auto_bito, 004). This is throw_mask for every thrower,
+    else close the round (at once with auto_bito, docs/RULES.md#auto-bito). This is throw_mask for every thrower,
     inlined (it runs after most moves: calling throw_mask per seat cost 7-9 % more instructions
     per random game); tests/engine/test_throw_in.py holds the two to the same answer."""
     rules = s.rules
     took = s.took
-    if took or not rules.auto_bito:  # 004: with auto_bito the round ends once all are beaten
+    if took or not rules.auto_bito:  # docs/RULES.md#auto-bito
         elig = s.elig & ~s.passed
         hands = s.hands
         if elig and len(s.atk) < s.limit and s.dfn.count(-1) < hands[s.defender].bit_count():
             rmask = -1 if rules.cheater else s.rmask
-            if rules.throw_in == "starter_first":  # the starter first (000 §7)
+            if rules.throw_in == "starter_first":  # the starter first (docs/RULES.md#throw-in-order)
                 st = s.starter
                 if elig & SEAT_BIT[st]:
                     if hands[st] & rmask:
@@ -116,7 +116,7 @@ def defender_done(s: GameState) -> None:
                 s.turn = m
                 return
     how = "take" if took else "bito"
-    if rules.cheater:  # 000 §12: the 4-second check phase comes before the close
+    if rules.cheater:  # docs/RULES.md#check-phase: it comes before the close
         s.phase = "check"
         s.pending = how
         s.turn = 0
@@ -136,8 +136,8 @@ def table_mask(s: GameState) -> int:
 
 
 def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
-    """Move the table (bito: discard; take: defender; caught: the cheater), refill (000 §9), mark
-    players out (000 §10), decide the game or set up the next round."""
+    """Move the table (bito: discard; take: defender; caught: the cheater), refill (docs/RULES.md#refill), mark
+    players out (docs/RULES.md#going-out), decide the game or set up the next round."""
     d = s.defender
     cards = sum(map(_table_bit, s.atk)) + sum(map(_table_bit, s.dfn))  # table_mask(s), inlined
     hands = s.hands = [*s.hands]  # take / refill change hands: never mutate the caller's list
@@ -149,7 +149,7 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
         hands[d] |= cards
         s.known |= cards  # the seat memory: everyone saw them go to him
         after = "take"
-    else:  # "caught" (000 §12): the cheater takes everything
+    else:  # "caught" (docs/RULES.md#cheater): the cheater takes everything
         hands[cheater] |= cards
         s.known |= cards
         after = "take" if cheater == d else "bito"
@@ -221,7 +221,7 @@ def _refill_order(s: GameState) -> tuple[int, ...]:
 
 
 def refill_order(s: GameState) -> list[int]:
-    """Leader first, then the others clockwise, the defender last (000 §9); active seats only."""
+    """Leader first, then the others clockwise, the defender last (docs/RULES.md#refill); active seats only."""
     d = s.defender
     out = s.out_mask
     order = [j for j in _ROT[s.n][s.leader] if j != d and not out >> j & 1]
@@ -231,7 +231,7 @@ def refill_order(s: GameState) -> list[int]:
 
 
 def _decide(s: GameState, last_defender: int) -> bool:
-    """Set the result if the game is over (000 §10, 001, 003). True if it ended."""
+    """Set the result if the game is over (docs/RULES.md#end, docs/RULES.md#pairs-end). True if it ended."""
     n = s.n
     if not s.out_mask:
         return False
@@ -242,7 +242,7 @@ def _decide(s: GameState, last_defender: int) -> bool:
         if team_out[0] and team_out[1]:
             if s.rules.draw:
                 set_result(s, None, [], [], True, "normal")
-            else:  # 001: the last defender's pair loses
+            else:  # draw off: the last defender's pair loses (docs/RULES.md#pairs-end)
                 lose = last_defender % 2
                 set_result(s, None, [lose + 1, lose + 3], [2 - lose, 4 - lose], False, "normal")
             return True
@@ -258,7 +258,7 @@ def _decide(s: GameState, last_defender: int) -> bool:
     elif s.rules.draw:
         set_result(s, None, [], [], True, "normal")
         return True
-    else:  # 001: all emptied at once → the last defender loses
+    else:  # draw off: all emptied at once → the last defender loses (docs/RULES.md#end)
         loser = last_defender
     set_result(
         s, loser + 1, [loser + 1], [j + 1 for j in range(n) if j != loser], False, "normal"
@@ -289,20 +289,20 @@ def set_result(
 
 
 def resign_result(s: GameState, i: int, reason: str) -> None:
-    """Leaving = loss, the game ends at once; in pairs the pair loses (000 §11, 001)."""
+    """Leaving = loss, the game ends at once; in pairs the pair loses (docs/RULES.md#leaving)."""
     losers = [j + 1 for j in team_of(s, i)]
     winners = [j + 1 for j in range(s.n) if j + 1 not in losers]
     set_result(s, i + 1, losers, winners, False, reason)
 
 
 def _next_round(s: GameState, after: str, d: int) -> None:
-    """Who leads next (000 §9, 003, 004) and the new round's limit (001)."""
+    """Who leads next (docs/RULES.md#next-round) and the new round's limit (docs/RULES.md#attack-limit)."""
     out = s.out_mask
     if after == "bito":
         if not out & SEAT_BIT[d]:
             lead = d
         elif s.pairs and is_active(s, partner(s, d)):
-            lead = partner(s, d)  # 003: the lone partner plays for both
+            lead = partner(s, d)  # the lone partner plays for both (docs/RULES.md#pairs-end)
         else:
             lead = _NEXT_ACTIVE[s.n][out][d]  # next_active(s, d)
     else:

@@ -109,7 +109,7 @@ def _table_ranks(view: dict[str, Any]) -> set[str]:
 
 
 def _starter_first(view: dict[str, Any]) -> bool:
-    """Does the starter still hold the first right to throw in (000 §7)? Known for sure when he
+    """Does the starter still hold the first right to throw in (docs/RULES.md#throw-in-order)? Known for sure when he
     is awaited, or when this seat holds a card of a table rank it may not throw."""
     starter = view.get("attacker")
     if starter in (view.get("turn") or ()):

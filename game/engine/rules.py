@@ -1,4 +1,4 @@
-"""Table settings of a Durak game (DESIGN.md "Rule settings").
+"""Rule settings of a Durak game (docs/RULES.md names each and its sources).
 
 Every difference between the rule sources is a field here; the first value of each entry in
 ``RULE_CHOICES`` is the default. The keyword names are stored with every game, so they are stable.
@@ -49,7 +49,8 @@ def _check(name: str, value: Any) -> None:
 
 @dataclass(frozen=True)
 class Rules:
-    """Immutable rule settings; defaults are 000's rules with a 36-card deck, each for himself."""
+    """Immutable rule settings; defaults are page 000's rules (docs/RULES.md#sources) with a 36-card deck,
+    each for himself."""
 
     deck_size: int = 36
     variant: str = "podkidnoy"

@@ -1,4 +1,4 @@
-"""Seat geometry: who is active, partners, the next opponent clockwise (000 §3, §5; 003)."""
+"""Seat geometry: who is active, partners, the next opponent clockwise (docs/RULES.md#seats, docs/RULES.md#pairs)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -77,7 +77,7 @@ def next_active(s: GameState, i: int) -> int:
 
 def next_opponent(s: GameState, i: int) -> int:
     """Next active opponent clockwise after i: pairs skip the partner, finished players are
-    skipped (000 §3, §5); -1 if none."""
+    skipped (docs/RULES.md#seats); -1 if none."""
     n = s.n
     if 0 <= i < n:
         return _NEXT_OPPONENT[n, s.pairs][s.out_mask][i]
@@ -97,7 +97,7 @@ _OPPONENTS = (0b1010, 0b0101)  # pairs: opponents of an even / odd seat index
 
 def thrower_mask(s: GameState) -> int:
     """Seats that may throw in this round: everyone active but the defender; in pairs only the
-    defender's opponents (000 §7)."""
+    defender's opponents (docs/RULES.md#throw-in-order)."""
     d = s.defender
     m = ((1 << s.n) - 1) & ~s.out_mask & ~(1 << d)
     if s.pairs:

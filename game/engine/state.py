@@ -52,7 +52,7 @@ class GameState:
     #                         (a take, a caught table, a shown or drawn face-up trump, менка), a bit
     #                         cleared when the card enters a hand unseen; a card is in one hand at
     #                         a time, so seat j's known cards are known & hands[j] (views.py). One
-    #                         int, not one per seat: a take is one |= (random play: issue 11)
+    #                         int, not one per seat: a take is one |= (random play stays fast)
     atk: tuple[int, ...]    # attack cards in table order
     dfn: tuple[int, ...]    # defence per attack slot, -1 = unbeaten
     atk_by: tuple[int, ...]  # seat index that laid each attack card

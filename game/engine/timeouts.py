@@ -1,4 +1,4 @@
-"""What happens when a seat's clock runs out (000 §11, 004; 001 with timeout="lose"), and resign."""
+"""What happens when a seat's clock runs out (docs/RULES.md#turn-timer), and resign (docs/RULES.md#leaving)."""
 from __future__ import annotations
 
 from typing import Any
@@ -35,7 +35,7 @@ def timeout_action(state: GameState, seat: Any) -> dict:
 
 
 def resign(state: GameState, seat: Any, reason: str = "resign") -> GameState:
-    """Leaving = loss; the game ends at once, in pairs the pair loses (000 §11). ``reason`` is
+    """Leaving = loss; the game ends at once, in pairs the pair loses (docs/RULES.md#leaving). ``reason`` is
     "resign" or "timeout" (shown in the result)."""
     i = check_seat(state, seat)
     if reason not in ("resign", "timeout"):
@@ -45,7 +45,7 @@ def resign(state: GameState, seat: Any, reason: str = "resign") -> GameState:
 
 def set_bot_seats(state: GameState, seats: Any) -> GameState:
     """A new state whose bot seats are ``seats`` (1-based), e.g. after a bot takes a seat over
-    (004); matters for trump_swap "humans"/"bots"."""
+    (docs/RULES.md#disconnect); matters for trump_swap "humans"/"bots"."""
     if not isinstance(state, GameState):
         raise IllegalAction("bad_state", "not a GameState")
     m = 0

@@ -95,7 +95,7 @@ def apply_player_action(game_id: int, player, client_version: int, client_msg_id
                 raise ServiceError("stale_version")
             state = sending.state_of(game)
             seats = locked.seats
-            if locked.seat_takeover:  # he is back and playing: his seat and hand are his again (004)
+            if locked.seat_takeover:  # he is back and playing: his seat and hand are his again (docs/RULES.md#disconnect)
                 state, seats = presence.hand_back_locked(game, state, seat)
             try:
                 state = event_log.append(game, state, seat, action, source="player", client_msg_id=client_msg_id)

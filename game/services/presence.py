@@ -1,5 +1,5 @@
 """Who is at the table: leaving («Выйти»), a ban, the socket's presence and heartbeat, the absence
-clock (004: everyone is told, then he loses or a bot plays his seat) and a bot's takeover and
+clock (docs/RULES.md#disconnect: everyone is told, then he loses or a bot plays his seat) and a bot's takeover and
 hand-back."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from game.services import changes, finish, locking, selectors, sending
 from game.services.locking import SessionMoved
 from lobby import services as lobby_services
 
-TAKEOVER_LEVEL = ENGINE_TAKEOVER_LEVEL  # 004: the bot that plays a disconnected seat (the strongest level)
+TAKEOVER_LEVEL = ENGINE_TAKEOVER_LEVEL  # docs/RULES.md#disconnect: the bot that plays a disconnected seat (the strongest level)
 
 
 def _bot_seats_event(game: Game, state: engine.GameState) -> tuple[engine.GameState, list[GameSeat]]:
@@ -76,7 +76,7 @@ def on_player_banned(sender, player_id: int, **kwargs) -> None:
 
 
 def takeover(game_id: int, seat: int, level: str = TAKEOVER_LEVEL) -> Game | None:
-    """A bot starts playing a human's seat (004 disconnect rule); his hand stays his."""
+    """A bot starts playing a human's seat (docs/RULES.md#disconnect); his hand stays his."""
     with transaction.atomic():
         game = locking.lock_playing(game_id)
         if game is None:
@@ -97,7 +97,7 @@ def hand_back_locked(game: Game, state: engine.GameState, seat: int) -> tuple[en
 
 
 def hand_back(game_id: int, player) -> Game | None:
-    """He is back (004): his seat and hand are his again, the bot stops."""
+    """He is back (docs/RULES.md#disconnect): his seat and hand are his again, the bot stops."""
     with transaction.atomic():
         game = locking.lock_playing(game_id)
         if game is None:

@@ -139,7 +139,7 @@ def player_left_game(table_id, player_id) -> None:
 
 
 def game_finished(table_id, present: list[int] = ()) -> Table | None:
-    """Called by game.services after a game ends: open the 30 s rematch window (001/004). It runs in
+    """Called by game.services after a game ends: open the 30 s rematch window (docs/RULES.md#rematch). It runs in
     the hop of the move that ended the game, so it writes only what changes (one seats UPDATE for the
     ready and in-game flags, only the table's changed columns). `present`: the players connected to
     the game as it ended; their waiting-room presence is fresh from now (the heartbeats during the

@@ -1,9 +1,9 @@
 """Seats of the waiting room: sitting down and standing up, bots, «Готов», presence, and the seats
-freed after their player stayed away (001).
+freed after their player stayed away (docs/RULES.md#inactive-seat).
 
 - The last human leaving a waiting table closes it (its bots go too): a table of bots only would
   sit in the lobby forever with nobody to press «Готов»; the leaver is never refused, so «Встать»
-  always works (004: "в ожидании можно свободно выйти").
+  always works (docs/RULES.md#waiting-room).
 - The host is the creator; when he stands up the next human clockwise from his seat becomes host.
 - When a full pairs table loses a player it falls back to each for himself.
 - Sitting down at another table stands you up from the waiting table you were at.
@@ -26,7 +26,7 @@ from lobby.services.locking import ensure_player_can_play, locked_table, require
 from lobby.services.notices import Notice, bump, then
 from lobby.services.selectors import OPEN_STATUSES, humans, in_running_game, occupied, seat_of
 
-INACTIVE_SECONDS = 120  # a disconnected seat in the waiting room is freed after this (001)
+INACTIVE_SECONDS = 120  # a disconnected seat in the waiting room is freed after this (docs/RULES.md#inactive-seat)
 BOT_LEVELS = (*LEVEL_BY_CODE, *BOTS)  # the offered levels, and the engine bots saved tables may name
 
 
@@ -125,7 +125,7 @@ def _after_leave(table: Table, seats: list[Seat], before: int, left: dict, notic
 
 
 def _pairs_fallback(table: Table, seats_before: int, seats: list[Seat]) -> Notice | None:
-    """A full pairs table that lost a player goes back to each for himself (000); returns the notice."""
+    """A full pairs table that lost a player goes back to each for himself (docs/RULES.md#pairs-fallback); returns the notice."""
     rules = table.rules or {}
     if rules.get("pairs") and seats_before >= 4 and len(occupied(seats)) < 4:
         table.rules = {**rules, "pairs": False}
@@ -240,7 +240,7 @@ def fire_inactive_seat(table_id, seat_number=None) -> int:
 
 
 def fire_inactive_seats(table_id, version=None) -> int:
-    """Free, without penalty, seats that stayed disconnected past Seat.inactive_deadline (001).
+    """Free, without penalty, seats that stayed disconnected past Seat.inactive_deadline (docs/RULES.md#inactive-seat).
 
     Stale deadlines (the player came back, or the game started) are cleared so they never fire again.
     """

@@ -1,7 +1,7 @@
 """Tables: creating one, its rules and settings, the host's «Отменить», a moderator's closing, and
 «Быстрая игра».
 
-- The rules are set by the host (004) or by the human in the lowest-numbered seat (000), per table.
+- The rules are set by the host or by the human in the lowest-numbered seat, per table (docs/RULES.md#rules-setter).
   The same person adds/removes bots and may cancel the countdown.
 - Every rule change clears every human's «Готов» and is written to Table.notice for all to see.
 - Pairs can be switched on only when 4 seats are all taken (a Pairs preset creates a 4-seat table

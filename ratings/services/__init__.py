@@ -2,7 +2,7 @@
 module per job (callers use this package's names: ``from ratings import services``).
 
 - ``results``: a finished game's record and rating changes (on game.signals.game_finished), voiding;
-- ``series``: a series game scored (003), the winners' choice of the next leader;
+- ``series``: a series game scored (docs/RULES.md#series), the winners' choice of the next leader;
 - ``club``: the club's membership rule and its lock;
 - ``selectors``: reads for pages (labels, outcomes, standings, the club, suspicious pairs).
 """

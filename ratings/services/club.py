@@ -1,4 +1,4 @@
-"""The club (003): its membership, one writer at a time, re-ranked after each series game."""
+"""The club (docs/RULES.md#quartet-club): its membership, one writer at a time, re-ranked after each series game."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def _full_series_key(c: ClubStanding) -> tuple:
 
 
 def update_club(members: list[ClubStanding], played: list[ClubStanding], series_complete: bool, when) -> None:
-    """Club membership after one series game (003, the Quartet's rule page), set on the rows in place.
+    """Club membership after one series game (docs/RULES.md#quartet-club), set on the rows in place.
 
     «Если Вы сыграли цикл из 30-ти конов, и Ваш результат оказался в десятке лучших, то Ваше имя
     заносится в таблицу лучших игроков. [...] Последний член клуба - кандидат на выбывание: любой

@@ -57,7 +57,7 @@ def _count(row, outcome: str, sign: int) -> None:
 @transaction.atomic
 def record_game_result(game, seats: list | None = None) -> GameRecord:
     """Record a finished game exactly once: rated or not (and why, ratings.fairness), every human's
-    outcome and reason (game.outcomes), the rating changes and the series score (003). Returns the
+    outcome and reason (game.outcomes), the rating changes and the series score (docs/RULES.md#series). Returns the
     GameRecord with ``seat_changes`` ({seat: (change, rating after)}), which game.services copies
     into Game.result["outcomes"] for the result dialog and the header.
 

@@ -23,7 +23,7 @@ UNRATED_REASONS = {
     "provisional": _("a new account's first games"),
     "aborted": _("the game was aborted"),
     "voided": _("voided by a moderator"),
-    # codes of games recorded before issue 13
+    # codes that games recorded under earlier rules carry
     "one_human": _("fewer than two people played"),
     "joined_late": _("somebody joined after the start"),
     "round_one": _("the game ended in the first round"),
@@ -78,7 +78,7 @@ def open_series(table_id: int, lock: bool = False) -> Series | None:
 
 
 def next_first_attacker(table) -> int | None:
-    """The seat that leads the next game of a running series (003), or None (engine's own rule):
+    """The seat that leads the next game of a running series (docs/RULES.md#series), or None (engine's own rule):
     game.services.start_game passes it to engine.new_game(first_attacker=...)."""
     from lobby.models import Seat  # noqa: PLC0415
 
@@ -119,7 +119,7 @@ def series_standings(table) -> dict | None:
 
 
 def club_tables(limit_preliminary: int = 50) -> tuple[list, list]:
-    """003: the club (its stored members in club order, see update_club; when the club is full the
+    """The club (docs/RULES.md#quartet-club: its stored members in club order, see update_club; when the club is full the
     last member has ``candidate = True``, the candidate for elimination) and the preliminary table
     (every player without a full series who has not been excluded, newcomers in the club too, by
     average result, best first). Two queries."""

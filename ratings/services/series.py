@@ -1,4 +1,4 @@
-"""Series (003): each game of a table's series scored, the series completed or broken, the club
+"""Series (docs/RULES.md#series): each game of a table's series scored, the series completed or broken, the club
 re-ranked, and the winners' choice of who leads the next game."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ def _lineup(seats) -> list[list]:
 
 
 def record_series_game(game, seats, outcomes: dict[int, str], finished_at) -> None:
-    """003, one game of a series, in the order of its rules: the game belongs to the table's open
+    """One game of a series, in the order of its rules (docs/RULES.md#series): the game belongs to the table's open
     series of these players (or starts one); each player scores it; leaving breaks the series and
     excludes the leaver from the club; a complete series counts in full; the club is re-ranked; the
     winners choose who leads the next game. A game a moderator stopped is no game of the series."""
@@ -84,14 +84,14 @@ def _lock_club_rows(entries) -> tuple[list[ClubStanding], dict[int, ClubStanding
 
 
 def _score_game(series: Series, e: SeriesEntry, outcome: str, left: bool, c: ClubStanding | None, when) -> None:
-    """The losing pair pays 20, 10 to each winner (003); leaving breaks the series and the club."""
+    """The losing pair pays 20, 10 to each winner (docs/RULES.md#series); leaving breaks the series and the club."""
     points = SERIES_DELTA[outcome]
     e.games += 1
     e.score += points
     _count_series(e, outcome)
     if left:
         e.left = True
-        series.broken = True  # 003: leaving before the game ends breaks the series
+        series.broken = True  # leaving before the game ends breaks the series (docs/RULES.md#series)
     e.save()
     if c is None:
         return
@@ -100,7 +100,7 @@ def _score_game(series: Series, e: SeriesEntry, outcome: str, left: bool, c: Clu
     c.average = c.score / c.games
     c.last_played = when
     if left and not c.excluded:
-        c.excluded = True  # 003: «в противном случае Вы исключаетесь из клуба»
+        c.excluded = True  # docs/RULES.md#quartet-club: a leaver is excluded
         c.excluded_at = when
 
 
@@ -137,7 +137,7 @@ def _rerank_club(members: list[ClubStanding], club: dict[int, ClubStanding], com
 
 
 def _winners_choose_leader(series: Series, game, outcomes: dict[int, str]) -> None:
-    """003: the winners choose who of them leads next; until they do, the first of them out."""
+    """The winners choose who of them leads next (docs/RULES.md#series); until they do, the first of them out."""
     winners = sorted(n for n, o in outcomes.items() if o == Outcome.WIN)
     series.winner_seats = winners
     out_order = [n for n in ((game.state or {}).get("out") or []) if n in winners]
@@ -153,7 +153,7 @@ def _table_playing(table_id: int) -> bool:
 
 @transaction.atomic
 def choose_series_leader(table, by_player, seat: int) -> Series:
-    """003: the winners' pair chooses which of them leads the next game of the series."""
+    """The winners' pair (docs/RULES.md#series) chooses which of them leads the next game of the series."""
     table_id = table_id_of(table)
     series = open_series(table_id, lock=True)
     if series is None or series.games_played == 0:

@@ -11,7 +11,7 @@ register = template.Library()
 
 @register.inclusion_tag("ratings/series_standings.html", takes_context=True)
 def series_standings(context, table):
-    """Standings of the table's current (or just finished) series, and the leader choice (003)."""
+    """Standings of the table's current (or just finished) series, and the leader choice (docs/RULES.md#series)."""
     standings = services.series_standings(table) if table is not None else None
     user = context.get("user")
     request = context.get("request")

@@ -84,7 +84,7 @@ def test_failures_are_throttled_per_address_and_nick(sign_up, settings):
 
 
 def test_strangers_failures_never_refuse_the_owners_key(sign_up, settings):
-    """Issue 12 (7): five wrong keys for a nick used to lock its owner out from everywhere."""
+    """Wrong keys for a nick from other addresses never lock its owner out."""
     _, key = sign_up("Owner")
     for n in range(3 * settings.RESTORE_FAILURES_PER_ADDRESS_NICK):
         assert restore(english_client(f"10.2.0.{n}"), "Owner", keys.generate()).status_code == 400

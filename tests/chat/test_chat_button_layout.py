@@ -1,4 +1,4 @@
-"""The chat button on the game table never covers a control (issue 14/15): on a phone in portrait
+"""The chat button on the game table never covers a control: on a phone in portrait
 and landscape, with 2 to 6 players, while attacking («Бито»), defending («Беру») and in cheater mode
 («Поймать!»), and over the game-over dialog. On the DEBUG harness (no server): the chat's own state
 arrives on a stand-in socket, as the table's socket would bring it."""

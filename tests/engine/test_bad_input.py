@@ -1,5 +1,5 @@
 """Garbled input: apply_action raises IllegalAction (never another type) and leaves the state
-untouched (issue 3, "Bad input")."""
+untouched."""
 import json
 import random
 

@@ -306,7 +306,7 @@ def test_bots_get_only_the_view_never_the_state():
 
 
 def test_heuristic_catches_cheats_and_never_accuses_falsely():
-    """Cheater mode (000 §12): random cheats, the heuristic catches only provable cheats."""
+    """Cheater mode (docs/RULES.md#cheater): random cheats, the heuristic catches only provable cheats."""
     from collections import Counter
 
     from game.engine import view_for

@@ -1,4 +1,4 @@
-"""Cheater mode «Шулер» (000 §12)."""
+"""Cheater mode «Шулер» (docs/RULES.md#cheater)."""
 import pytest
 from scenario_kit import act, game, hand
 
@@ -24,7 +24,7 @@ def three(**kw):
     return game([C1, C2, C3], "AC", stock=STOCK, cheater=True, **kw)
 
 
-def test_any_card_may_be_played_when_a_card_could_be_played():  # 000 §12
+def test_any_card_may_be_played_when_a_card_could_be_played():  # docs/RULES.md#cheater
     s = act(three(), 1, "attack", "7S")
     # the defender may "beat" with anything, e.g. a lower card of another suit
     assert {"type": "defend", "card": "9H", "target": "7S"} in legal_actions(s, 2)
@@ -35,7 +35,7 @@ def test_any_card_may_be_played_when_a_card_could_be_played():  # 000 §12
     assert not any(a["type"] == "attack" for a in legal_actions(s, 3))
 
 
-def test_dishonest_throw_in_caught_cheater_takes_table_like_bito():  # 000 §12
+def test_dishonest_throw_in_caught_cheater_takes_table_like_bito():  # docs/RULES.md#cheater
     s = act(three(), 1, "attack", "7S")
     s = act(s, 2, "defend", "8S", target="7S")
     s = act(s, 1, "attack", "QD")  # not a rank on the table
@@ -48,7 +48,7 @@ def test_dishonest_throw_in_caught_cheater_takes_table_like_bito():  # 000 §12
     assert whose_turn(s) == [2]
 
 
-def test_dishonest_defence_caught_defender_takes_like_take():  # 000 §12
+def test_dishonest_defence_caught_defender_takes_like_take():  # docs/RULES.md#cheater
     s = act(three(), 1, "attack", "7S")
     s = act(s, 2, "defend", "9H", target="7S")  # 9H does not beat 7S
     s = act(s, 3, "catch", "9H")
@@ -58,7 +58,7 @@ def test_dishonest_defence_caught_defender_takes_like_take():  # 000 §12
     assert whose_turn(s) == [3]
 
 
-def test_false_accusation_costs_a_stock_card_and_the_right_to_catch():  # 000 §12
+def test_false_accusation_costs_a_stock_card_and_the_right_to_catch():  # docs/RULES.md#cheater
     s = act(three(), 1, "attack", "7S")
     s = act(s, 2, "catch", "7S")
     v = view_for(s, 2)
@@ -72,7 +72,7 @@ def test_false_accusation_costs_a_stock_card_and_the_right_to_catch():  # 000 §
     assert e.value.code == "catch_banned"
 
 
-def test_false_accusation_with_empty_stock_takes_a_random_discard_card():  # 000 §12
+def test_false_accusation_with_empty_stock_takes_a_random_discard_card():  # docs/RULES.md#cheater
     s = new_game(Rules(cheater=True), 6, deck=deck_cards(36), seed=5)
     lead = whose_turn(s)[0]
     d = view_for(s, lead)["defender"]
@@ -91,7 +91,7 @@ def test_false_accusation_with_empty_stock_takes_a_random_discard_card():  # 000
     assert view_for(s, 1)["last"]["penalty"] is False and len(hand(s, d)) == before
 
 
-def test_false_accusation_draws_a_random_discard_card_when_stock_is_empty():  # 000 §12
+def test_false_accusation_draws_a_random_discard_card_when_stock_is_empty():  # docs/RULES.md#cheater
     from game.engine.cards import CARD_CODE
 
     base = act(three(), 1, "attack", "7S")
@@ -111,7 +111,7 @@ def test_false_accusation_draws_a_random_discard_card_when_stock_is_empty():  # 
     assert got == {"AS", "AH"}
 
 
-def test_check_phase_before_the_round_closes_only_catches():  # 000 §12
+def test_check_phase_before_the_round_closes_only_catches():  # docs/RULES.md#cheater
     s = act(three(), 1, "attack", "7S")
     s = act(s, 2, "defend", "8S", target="7S")
     s = act(s, 1, "pass")
@@ -131,7 +131,7 @@ def test_check_phase_before_the_round_closes_only_catches():  # 000 §12
     assert e.value.code == "not_check_phase"
 
 
-def test_catch_in_check_phase_of_a_dishonest_card():  # 000 §12
+def test_catch_in_check_phase_of_a_dishonest_card():  # docs/RULES.md#cheater
     s = act(three(), 1, "attack", "7S")
     s = act(s, 2, "defend", "9H", target="7S")
     s = act(s, 1, "pass")
@@ -141,7 +141,7 @@ def test_catch_in_check_phase_of_a_dishonest_card():  # 000 §12
     assert s.phase == "play" and {"7S", "9H"} <= set(hand(s, 2))
 
 
-def test_check_phase_after_take():  # 000 §12
+def test_check_phase_after_take():  # docs/RULES.md#cheater
     s = act(three(), 1, "attack", "7S")
     s = act(s, 2, "take")
     s = act(s, 1, "pass")
@@ -151,7 +151,7 @@ def test_check_phase_after_take():  # 000 §12
     assert "7S" in hand(s, 2) and whose_turn(s) == [3]
 
 
-def test_cannot_catch_own_or_partners_card():  # 000 §12
+def test_cannot_catch_own_or_partners_card():  # docs/RULES.md#cheater
     s = act(three(), 1, "attack", "7S")
     with pytest.raises(IllegalAction) as e:
         apply_action(s, 1, {"type": "catch", "card": "7S"})
@@ -176,7 +176,7 @@ def test_catch_only_in_cheater_mode_and_cards_on_the_table():
     assert e.value.code == "bad_target"
 
 
-def test_views_never_show_honesty():  # 000 §12: the cheat is hidden until caught
+def test_views_never_show_honesty():  # docs/RULES.md#cheater: the cheat is hidden until caught
     s = act(three(), 1, "attack", "7S")
     s = act(s, 2, "defend", "9H", target="7S")
     for seat in (None, 1, 2, 3):

@@ -1,11 +1,11 @@
-"""Deck, deal, trump and the first move (000 §4-5, 001, 002, 004)."""
+"""Deck, deal, trump and the first move (docs/RULES.md#deck, docs/RULES.md#first-move)."""
 import pytest
 from scenario_kit import act, deck_for, game
 
 from game.engine import Rules, deck_cards, new_game, view_for, whose_turn
 
 
-def test_deal_is_one_card_at_a_time_from_seat_1():  # 000 §4
+def test_deal_is_one_card_at_a_time_from_seat_1():  # docs/RULES.md#deck
     deck = deck_cards(36)
     s = new_game(Rules(), 3, deck=deck)
     for seat in (1, 2, 3):
@@ -19,7 +19,7 @@ def test_deal_is_one_card_at_a_time_from_seat_1():  # 000 §4
     "size, ranks",
     [(24, "9 10 J Q K A"), (36, "6 7 8 9 10 J Q K A"), (52, "2 3 4 5 6 7 8 9 10 J Q K A")],
 )
-def test_deck_sizes_have_the_right_ranks(size, ranks):  # 001, 002, 004
+def test_deck_sizes_have_the_right_ranks(size, ranks):  # docs/RULES.md#deck
     cards = deck_cards(size)
     assert len(cards) == size
     assert {c[:-1] for c in cards} == set(ranks.split())
@@ -47,7 +47,7 @@ def test_inlined_shuffle_matches_random_shuffle():
             assert shuffled(codes, seed) == expect, (size, seed)
 
 
-def test_face_up_trump_is_drawn_last():  # 000 §4
+def test_face_up_trump_is_drawn_last():  # docs/RULES.md#deck
     hands = [["6S", "7S", "8S", "9S", "10S", "JS"], ["6H", "7H", "8H", "9H", "10H", "JH"]]
     s = game(hands, "AC", stock=["QS"])
     # 22 cards in the stock + the face-up trump, which is stock[-1]
@@ -57,7 +57,7 @@ def test_face_up_trump_is_drawn_last():  # 000 §4
 
 
 @pytest.mark.parametrize("players, size", [(6, 36), (4, 24)])
-def test_fully_dealt_deck_trump_is_last_card_dealt(players, size):  # issue 3: 6×6=36, 4×6=24
+def test_fully_dealt_deck_trump_is_last_card_dealt(players, size):  # 6×6=36, 4×6=24
     deck = deck_cards(size)
     s = new_game(Rules(deck_size=size), players, deck=deck)
     v = view_for(s, players)
@@ -67,7 +67,7 @@ def test_fully_dealt_deck_trump_is_last_card_dealt(players, size):  # issue 3: 6
     assert v["trump"] == deck[-1][-1]
 
 
-def test_first_move_lowest_trump():  # 000 §5
+def test_first_move_lowest_trump():  # docs/RULES.md#first-move
     hands = [["7S", "8S", "9S", "10S", "JS", "QS"], ["6H", "7H", "8H", "9H", "10H", "JH"],
              ["6D", "7D", "8D", "9D", "10D", "8C"]]
     s = game(hands, "AC")  # trump clubs: seat 3 holds 8C, the only trump dealt
@@ -81,14 +81,14 @@ def test_first_move_lowest_trump_among_several():
     assert whose_turn(s) == [2]
 
 
-def test_first_move_without_trumps_lowest_card_then_lowest_seat():  # 000 §5
+def test_first_move_without_trumps_lowest_card_then_lowest_seat():  # docs/RULES.md#first-move
     hands = [["7S", "8S", "9S", "10S", "JS", "QS"], ["6H", "7H", "8H", "9H", "10H", "JH"],
              ["6D", "7D", "8D", "9D", "10D", "JD"]]
     s = game(hands, "AC")  # no clubs dealt; seats 2 and 3 both hold a 6
     assert whose_turn(s) == [2]
 
 
-def test_first_move_random_fallback_uses_state_rng():  # 004
+def test_first_move_random_fallback_uses_state_rng():  # docs/RULES.md#first-move
     hands = [["7S", "8S", "9S", "10S", "JS", "QS"], ["6H", "7H", "8H", "9H", "10H", "JH"],
              ["6D", "7D", "8D", "9D", "10D", "JD"]]
     seats = set()
@@ -100,13 +100,13 @@ def test_first_move_random_fallback_uses_state_rng():  # 004
     assert seats == {1, 2, 3}
 
 
-def test_first_move_random_setting_still_prefers_lowest_trump():  # 004
+def test_first_move_random_setting_still_prefers_lowest_trump():  # docs/RULES.md#first-move
     hands = [["7S", "8S", "9S", "10S", "JS", "QS"], ["6H", "7H", "8H", "9H", "10H", "9C"]]
     for seed in range(5):
         assert whose_turn(game(hands, "AC", first_move="lowest_trump_or_random", seed=seed)) == [2]
 
 
-def test_first_move_left_of_dealer():  # 002
+def test_first_move_left_of_dealer():  # docs/RULES.md#first-move
     s = new_game(Rules(first_move="left_of_dealer"), 4, seed=3)
     assert whose_turn(s) == [1]  # default dealer: seat N
     s = new_game(Rules(first_move="left_of_dealer"), 4, seed=3, dealer=2)
@@ -114,13 +114,13 @@ def test_first_move_left_of_dealer():  # 002
     assert s.defender == 3
 
 
-def test_first_attacker_forced():  # 003: the winners' pair chooses who leads
+def test_first_attacker_forced():  # the winners' pair chooses who leads (docs/RULES.md#series)
     s = new_game(Rules(pairs=True), 4, seed=3, first_attacker=2)
     assert whose_turn(s) == [2]
     assert view_for(s, None)["defender"] == 3
 
 
-def test_leader_may_lead_any_card():  # 000 §6
+def test_leader_may_lead_any_card():  # docs/RULES.md#round
     hands = [["7S", "8H", "9D", "10S", "JS", "6C"], ["6H", "7H", "8D", "9H", "10H", "JH"]]
     s = game(hands, "AC")
     legal = [a["card"] for a in view_for(s, 1)["legal"]]
@@ -139,14 +139,14 @@ THREE = [["7S", "8S", "9S", "10S", "JS", "QS"], ["6H", "7H", "8H", "9H", "10H", 
          ["6D", "7D", "8D", "9D", "10D", "7C"]]  # trump clubs: seat 3 holds the lowest (7C)
 
 
-def test_first_move_humans_first_picks_the_lowest_trump_among_humans():  # 002 «всегда вы»
+def test_first_move_humans_first_picks_the_lowest_trump_among_humans():  # docs/RULES.md#first-move
     s = game(THREE, "AC", first_move="humans_first", bot_seats=[1, 3])
     assert whose_turn(s) == [2]
     s = game(THREE, "AC", first_move="humans_first", bot_seats=[2, 3])
     assert whose_turn(s) == [1]  # no human holds a trump: his lowest card leads
 
 
-def test_first_move_bots_first_picks_a_bot_seat():  # 002 «всегда компьютер»
+def test_first_move_bots_first_picks_a_bot_seat():  # docs/RULES.md#first-move
     s = game(THREE, "AC", first_move="bots_first", bot_seats=[2])
     assert whose_turn(s) == [2]
     s = game(THREE, "AC", first_move="bots_first", bot_seats=[1, 2])

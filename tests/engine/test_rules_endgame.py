@@ -1,4 +1,4 @@
-"""Going out, the durak, draws, pairs (000 §10, 001, 002, 003, 004)."""
+"""Going out, the durak, draws, pairs (docs/RULES.md#going-out, docs/RULES.md#end, docs/RULES.md#pairs-end)."""
 from scenario_kit import act, game, hand
 
 from game.engine import view_for, whose_turn
@@ -8,7 +8,7 @@ D1 = ["6S", "6H", "6D", "6C", "8D", "8C"]
 D2 = ["8S", "8H", "9S", "9H", "10S", "10H"]
 
 
-def test_last_player_with_cards_is_the_durak():  # 000 §10
+def test_last_player_with_cards_is_the_durak():  # docs/RULES.md#end
     s = game([D1, D2], "AC", refill=False)
     s = act(s, 1, "attack", "6S")
     s = act(s, 2, "defend", "8S", target="6S")
@@ -37,7 +37,7 @@ def _final_bito(**kw):
     return s
 
 
-def test_simultaneous_last_cards_is_a_draw():  # 000 §10, 002, 004
+def test_simultaneous_last_cards_is_a_draw():  # docs/RULES.md#end
     s = _final_bito()
     v = view_for(s, None)
     assert v["phase"] == "over"
@@ -45,13 +45,13 @@ def test_simultaneous_last_cards_is_a_draw():  # 000 §10, 002, 004
                            "reason": "normal"}
 
 
-def test_no_draw_setting_last_defender_loses():  # 001
+def test_no_draw_setting_last_defender_loses():  # docs/RULES.md#end
     s = _final_bito(draw=False)
     assert view_for(s, None)["result"]["loser"] == 2
     assert view_for(s, None)["result"]["draw"] is False
 
 
-def test_player_out_only_when_stock_is_empty():  # 000 §10
+def test_player_out_only_when_stock_is_empty():  # docs/RULES.md#going-out
     s = game([E1, E2], "AC")  # with refill: seat 1 draws back up to 6
     s = act(s, 1, "attack", "6S")
     s = act(s, 2, "defend", "7C", target="6S")
@@ -59,7 +59,7 @@ def test_player_out_only_when_stock_is_empty():  # 000 §10
     assert view_for(s, 1)["out"] == [] and len(hand(s, 1)) == 6
 
 
-def test_finished_players_are_skipped_when_attacking():  # 000 §5, 004
+def test_finished_players_are_skipped_when_attacking():  # docs/RULES.md#seats
     # three players, no refill: seat 1 runs out in round 1, seat 2 then attacks seat 3
     a = ["6S", "6H", "6D", "6C", "8D", "8C"]
     b = ["8S", "8H", "9S", "9H", "10S", "10H"]
@@ -88,7 +88,7 @@ def _pairs(**kw):
     return game([Q1, Q2, Q3, Q4], "AC", pairs=True, refill=False, **kw)
 
 
-def test_pairs_partner_of_defender_never_throws_in():  # 000 §7, 001
+def test_pairs_partner_of_defender_never_throws_in():  # docs/RULES.md#throw-in-order
     q3 = ["7D", "8H", "8D", "8C", "9S", "9H"]
     q4 = ["9C", "JD", "QS", "QH", "QD", "8S"]
     s = game([Q1, Q2, q3, q4], "AC", pairs=True)
@@ -96,10 +96,10 @@ def test_pairs_partner_of_defender_never_throws_in():  # 000 §7, 001
     s = act(s, 2, "defend", "7C", target="6S")
     assert view_for(s, 4)["legal"] == []  # seat 4 is seat 2's partner
     s = act(s, 1, "pass")
-    assert whose_turn(s) == [3]  # 003: the right passes to the starter's partner
+    assert whose_turn(s) == [3]  # the right passes to the starter's partner
 
 
-def test_pair_out_first_wins():  # 000 §10, 003
+def test_pair_out_first_wins():  # docs/RULES.md#pairs-end
     s = _pairs()
     s = act(s, 1, "attack", "6S")
     s = act(s, 2, "defend", "7C", target="6S")
@@ -123,7 +123,7 @@ def test_pair_out_first_wins():  # 000 §10, 003
     assert v["result"]["draw"] is False
 
 
-def test_lone_partner_plays_on_and_out_seats_are_skipped():  # 003 «за себя и за партнёра»
+def test_lone_partner_plays_on_and_out_seats_are_skipped():  # docs/RULES.md#pairs-end
     s = _pairs()
     s = act(s, 1, "attack", "6S")
     s = act(s, 2, "defend", "7C", target="6S")
@@ -140,7 +140,7 @@ def test_lone_partner_plays_on_and_out_seats_are_skipped():  # 003 «за себ
     assert whose_turn(s) == [4] and v["defender"] == 3
 
 
-def test_pairs_both_out_at_once_is_a_draw_or_last_defenders_pair_loses():  # 000 §10, 001
+def test_pairs_both_out_at_once_is_a_draw_or_last_defenders_pair_loses():  # docs/RULES.md#pairs-end
     from game.engine.flow import finish_round
 
     s = _pairs()

@@ -1,5 +1,5 @@
-"""A round: defence, throw-in ranks and order, limits, «Беру», bito, refill (000 §6-7, §9; 001;
-002; 003; 004)."""
+"""A round: defence, throw-in ranks and order, limits, «Беру», bito, refill (docs/RULES.md, from
+#round to #next-round)."""
 import pytest
 from scenario_kit import act, game, hand, table
 
@@ -21,13 +21,13 @@ def defends(s, seat, target):
                   if a["type"] == "defend" and a["target"] == target)
 
 
-def test_defence_higher_same_suit_or_any_trump():  # 000 §6, 002
+def test_defence_higher_same_suit_or_any_trump():  # docs/RULES.md#defence
     s = act(three(), 1, "attack", "7S")
     assert whose_turn(s) == [2]
     assert defends(s, 2, "7S") == sorted(["8S", "JS", "KS", "7C"])
 
 
-def test_defence_with_lower_or_other_suit_refused():  # 000 §6
+def test_defence_with_lower_or_other_suit_refused():  # docs/RULES.md#defence
     s = act(three(), 1, "attack", "9S")
     for card in ("8S", "9H"):
         with pytest.raises(IllegalAction) as e:
@@ -35,7 +35,7 @@ def test_defence_with_lower_or_other_suit_refused():  # 000 §6
         assert e.value.code == "does_not_beat"
 
 
-def test_trump_beaten_only_by_higher_trump():  # 000 §6
+def test_trump_beaten_only_by_higher_trump():  # docs/RULES.md#defence
     s = act(three(), 1, "attack", "6C")
     assert defends(s, 2, "6C") == ["7C"]
     with pytest.raises(IllegalAction) as e:
@@ -43,7 +43,7 @@ def test_trump_beaten_only_by_higher_trump():  # 000 §6
     assert e.value.code == "does_not_beat"
 
 
-def test_throw_in_ranks_include_beating_cards():  # 004: 7♣ beaten by 9♣ → any 7 or 9
+def test_throw_in_ranks_include_beating_cards():  # docs/RULES.md#throw-in-ranks: 7♣ beaten by 9♣ → any 7 or 9
     s = act(three(), 1, "attack", "7S")
     s = act(s, 2, "defend", "8S", target="7S")
     throws = sorted(a["card"] for a in legal_actions(s, 1) if a["type"] == "attack")
@@ -53,7 +53,7 @@ def test_throw_in_ranks_include_beating_cards():  # 004: 7♣ beaten by 9♣ →
     assert e.value.code == "rank_not_on_table"
 
 
-def test_starter_throws_in_first_then_the_others():  # 000 §7
+def test_starter_throws_in_first_then_the_others():  # docs/RULES.md#throw-in-order
     s = act(three(), 1, "attack", "7S")
     s = act(s, 2, "defend", "8S", target="7S")
     assert whose_turn(s) == [1]
@@ -64,14 +64,14 @@ def test_starter_throws_in_first_then_the_others():  # 000 §7
     s = act(s, 1, "pass")
     assert whose_turn(s) == [3]
     s = act(s, 3, "attack", "7D")
-    # the starter's «Бито» is final in starter_first (001 «Больше не подкидываю»)
+    # the starter's «Бито» is final in starter_first (docs/RULES.md#throw-in-order)
     assert all(a["type"] != "attack" for a in legal_actions(s, 1))
     with pytest.raises(IllegalAction) as e:
         apply_action(s, 1, {"type": "attack", "card": "7H"})
     assert e.value.code == "already_passed"
 
 
-def test_others_throw_in_when_starter_has_nothing():  # 000 §7
+def test_others_throw_in_when_starter_has_nothing():  # docs/RULES.md#throw-in-order
     s = act(three(), 1, "attack", "9S")
     s = act(s, 2, "defend", "JS", target="9S")
     assert not any(a["type"] == "attack" for a in legal_actions(s, 1))
@@ -80,7 +80,7 @@ def test_others_throw_in_when_starter_has_nothing():  # 000 §7
     assert table(s) == [("9S", "JS"), ("9D", None)]
 
 
-def test_throw_in_anyone_and_a_new_card_resets_passes():  # 004
+def test_throw_in_anyone_and_a_new_card_resets_passes():  # docs/RULES.md#throw-in-order
     s = act(three(throw_in="anyone"), 1, "attack", "7S")
     assert any(a == {"type": "attack", "card": "7D"} for a in legal_actions(s, 3))
     s = act(s, 2, "defend", "8S", target="7S")
@@ -97,7 +97,7 @@ def test_throw_in_anyone_and_a_new_card_resets_passes():  # 004
     assert view_for(s, 1)["discard"] == 4 and view_for(s, 1)["round"] == 2
 
 
-def test_take_then_others_may_still_throw_in():  # 000 §6, 002
+def test_take_then_others_may_still_throw_in():  # docs/RULES.md#take
     s = act(three(), 1, "attack", "7S")
     s = act(s, 2, "take")
     v = view_for(s, 1)
@@ -106,13 +106,13 @@ def test_take_then_others_may_still_throw_in():  # 000 §6, 002
     s = act(s, 1, "attack", "7H")
     assert whose_turn(s) == [3]  # seat 1 has no other 7: the right passes on by itself
     s = act(s, 3, "attack", "7D")  # his last throwable card: the round then closes
-    # everything went to seat 2; after a take the next player after him leads (000 §9)
+    # everything went to seat 2; after a take the next player after him leads (docs/RULES.md#next-round)
     assert {"7S", "7H", "7D"} <= set(hand(s, 2))
     assert len(hand(s, 2)) == 9
     assert whose_turn(s) == [3] and s.defender == 0
 
 
-def test_bito_moves_the_table_to_the_discard_and_defender_leads():  # 000 §6, §9
+def test_bito_moves_the_table_to_the_discard_and_defender_leads():  # docs/RULES.md#bito, docs/RULES.md#next-round
     s = act(three(), 1, "attack", "7S")
     s = act(s, 2, "defend", "8S", target="7S")
     s = act(s, 1, "pass")
@@ -123,7 +123,7 @@ def test_bito_moves_the_table_to_the_discard_and_defender_leads():  # 000 §6, �
     assert v["last"]["closed"] == "bito"
 
 
-def test_refill_order_attacker_others_clockwise_defender_last():  # 000 §9
+def test_refill_order_attacker_others_clockwise_defender_last():  # docs/RULES.md#refill
     s = act(three(), 1, "attack", "7S")
     s = act(s, 2, "defend", "8S", target="7S")
     s = act(s, 1, "attack", "7H")
@@ -138,7 +138,7 @@ def test_refill_order_attacker_others_clockwise_defender_last():  # 000 §9
     assert [len(hand(s, k)) for k in (1, 2, 3)] == [6, 6, 6]
 
 
-def test_no_refill_setting_keeps_the_stock():  # 004 «без добора»
+def test_no_refill_setting_keeps_the_stock():  # docs/RULES.md#refill
     s = act(three(refill=False), 1, "attack", "7S")
     s = act(s, 2, "defend", "8S", target="7S")
     s = act(s, 1, "pass")
@@ -147,7 +147,7 @@ def test_no_refill_setting_keeps_the_stock():  # 004 «без добора»
     assert view_for(s, 1)["stock"] == 36 - 18
 
 
-def test_auto_bito_ends_the_round_when_all_are_beaten():  # 004
+def test_auto_bito_ends_the_round_when_all_are_beaten():  # docs/RULES.md#auto-bito
     s = act(three(auto_bito=True), 1, "attack", "7S")
     s = act(s, 2, "defend", "8S", target="7S")
     assert view_for(s, 1)["round"] == 2 and view_for(s, 1)["discard"] == 2
@@ -175,7 +175,7 @@ def _throw_sixes(s):
     return s
 
 
-def test_first_round_limit_five():  # DESIGN: "5 before the first beaten round"
+def test_first_round_limit_five():  # docs/RULES.md#attack-limit
     s = _throw_sixes(_limit_game(first_round_limit=5))
     assert view_for(s, 1)["limit"] == 5
     s = act(s, 1, "attack", "6C")
@@ -185,7 +185,7 @@ def test_first_round_limit_five():  # DESIGN: "5 before the first beaten round"
     assert e.value.code == "not_your_turn"
 
 
-def test_round_closes_itself_when_the_limit_th_card_is_beaten():  # 000 §6
+def test_round_closes_itself_when_the_limit_th_card_is_beaten():  # docs/RULES.md#bito
     s = _throw_sixes(_limit_game(first_round_limit=5))
     s = act(s, 1, "attack", "6C")
     # 9S cannot beat the trump 6C; seat 2 has no trump left, so he takes
@@ -194,7 +194,7 @@ def test_round_closes_itself_when_the_limit_th_card_is_beaten():  # 000 §6
     assert len(hand(s, 2)) == 6 - 4 + 9  # 5 attacks + 4 defences
 
 
-def test_limit_is_defenders_hand_at_round_start():  # 001
+def test_limit_is_defenders_hand_at_round_start():  # docs/RULES.md#attack-limit
     s = game([L1, L2], "AC", refill=False)
     s = act(s, 1, "attack", "6S")
     s = act(s, 2, "defend", "8S", target="6S")
@@ -204,7 +204,7 @@ def test_limit_is_defenders_hand_at_round_start():  # 001
     assert v["round"] == 2 and v["defender"] == 1 and v["limit"] == 5
 
 
-def test_round_limit_none_lets_more_than_six():  # 002 «Подкидывать больше шести»
+def test_round_limit_none_lets_more_than_six():  # docs/RULES.md#attack-limit
     s = game([L1, L2], "AC", round_limit=None)
     s = act(s, 1, "attack", "6S")
     s = act(s, 2, "take")

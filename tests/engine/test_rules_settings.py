@@ -1,4 +1,4 @@
-"""Rules settings: validation, defaults, player counts (DESIGN.md "Rule settings")."""
+"""Rules settings: validation, defaults, player counts (docs/RULES.md)."""
 import json
 
 import pytest
@@ -57,7 +57,7 @@ def test_rules_are_frozen():
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_two_to_six_players(players):  # 004
+def test_two_to_six_players(players):  # docs/RULES.md#seats
     s = new_game(Rules(), players, seed=1)
     assert all(len(s.hand(k)) == 6 for k in range(1, players + 1))
 
@@ -69,7 +69,7 @@ def test_bad_player_counts_refused(players):
 
 
 @pytest.mark.parametrize("players", [2, 3, 5, 6])
-def test_pairs_need_exactly_four_players(players):  # 000 §2
+def test_pairs_need_exactly_four_players(players):  # docs/RULES.md#pairs
     with pytest.raises(InvalidRules, match="pairs"):
         new_game(Rules(pairs=True), players, seed=1)
 

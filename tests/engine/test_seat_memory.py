@@ -51,7 +51,7 @@ def test_memory_starts_empty_and_lists_only_seats_with_known_cards():
     assert set(view_for(_taken_by_two(), 1)["known"]) == {"2"}
 
 
-def test_a_trump_shown_for_a_transfer_is_known():  # 002 «переводной 2»
+def test_a_trump_shown_for_a_transfer_is_known():  # docs/RULES.md#transfer-by-showing-trump
     t2 = ["7D", "7C", "10H", "JS", "KS", "9H"]
     t3 = ["8S", "9D", "10S", "JD", "QH", "KH"]
     s = game([P1, t2, t3], "AC", variant="perevodnoy", transfer_by_showing_trump=True)
@@ -60,12 +60,12 @@ def test_a_trump_shown_for_a_transfer_is_known():  # 002 «переводной 
     assert view_for(s, 3)["known"]["2"] == ["7C"]
 
 
-def test_the_face_up_trump_swapped_in_menka_is_known():  # 002
+def test_the_face_up_trump_swapped_in_menka_is_known():  # docs/RULES.md#trump-swap
     s = act(game([P1, P2], "AC", trump_swap="all"), 1, "swap_trump", "6C")
     assert view_for(s, 2)["known"]["1"] == ["AC"]
 
 
-def test_whoever_draws_the_face_up_trump_is_known_to_hold_it():  # 000 §4
+def test_whoever_draws_the_face_up_trump_is_known_to_hold_it():  # docs/RULES.md#deck
     s = new_game(Rules(), 2, seed=3)
     up = view_for(s, 1)["trump_card"]
     while s.stock:  # play first-listed moves (take as soon as possible) until the stock is gone
@@ -75,7 +75,7 @@ def test_whoever_draws_the_face_up_trump_is_known_to_hold_it():  # 000 §4
     assert up in view_for(s, 3 - holder)["known"][str(holder)]
 
 
-def test_a_seat_taken_over_by_a_bot_sees_the_same_memory():  # 004 takeover, replay
+def test_a_seat_taken_over_by_a_bot_sees_the_same_memory():  # docs/RULES.md#disconnect (takeover), replay
     s = _taken_by_two()
     human = view_for(s, 1)["known"]
     bot = set_bot_seats(GameState.from_json(json.loads(json.dumps(s.to_json()))), [1])

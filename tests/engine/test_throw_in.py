@@ -1,4 +1,4 @@
-"""The throw-in right (000 §7, 001, 004) is one predicate, flow.throw_mask: legal_actions lists
+"""The throw-in right (docs/RULES.md#throw-in-order) is one predicate, flow.throw_mask: legal_actions lists
 exactly its cards, and whenever the defender is done the awaited throwers are exactly the seats it
 lets throw (defender_done inlines it for speed, and throw_mask answers an awaited thrower from
 that cache; this holds them to the rule written out below)."""
@@ -27,9 +27,9 @@ def _right(s, j):
     cards = s.hands[j] & ranks
     if not room or not cards:
         return 0
-    if s.rules.throw_in == "anyone":  # 004: a pass does not stop a later throw
+    if s.rules.throw_in == "anyone":  # anyone: a pass does not stop a later throw
         return cards
-    if s.passed >> j & 1:  # 000 §7: a pass is final, and the starter throws first
+    if s.passed >> j & 1:  # starter_first: a pass is final, and the starter throws first
         return 0
     st = s.starter
     if j != st and s.elig >> st & 1 and not s.passed >> st & 1 and s.hands[st] & ranks:

@@ -1,4 +1,4 @@
-"""Timeouts (000 §11, 004; 001 timeout = loss), resign (000 §11) and the hard cap."""
+"""Timeouts (docs/RULES.md#turn-timer), resign (docs/RULES.md#leaving) and the hard cap."""
 import pytest
 from scenario_kit import act, game
 
@@ -22,18 +22,18 @@ def three(**kw):
     return game([P1, P2, P3], "AC", **kw)
 
 
-def test_timeout_leader_plays_lowest_non_trump():  # 000 §11, 004
+def test_timeout_leader_plays_lowest_non_trump():  # docs/RULES.md#turn-timer
     s = three()
     assert timeout_action(s, 1) == {"type": "attack", "card": "7S"}
 
 
-def test_timeout_leader_with_only_trumps_plays_lowest_trump():  # 000 §11
+def test_timeout_leader_with_only_trumps_plays_lowest_trump():  # docs/RULES.md#turn-timer
     trumps = ["7C", "8C", "9C", "10C", "JC", "QC"]
     s = game([trumps, P3], "AC", first_attacker=1)
     assert timeout_action(s, 1) == {"type": "attack", "card": "7C"}
 
 
-def test_timeout_defender_takes_and_thrower_passes():  # 000 §11
+def test_timeout_defender_takes_and_thrower_passes():  # docs/RULES.md#turn-timer
     s = act(three(), 1, "attack", "7S")
     assert timeout_action(s, 2) == {"type": "take"}
     s = apply_action(s, 2, timeout_action(s, 2))
@@ -52,7 +52,7 @@ def test_timeout_of_a_seat_not_awaited_is_refused():
         timeout_action(s, 9)
 
 
-def test_timeout_lose_while_leading_or_defending_resigns():  # 001
+def test_timeout_lose_while_leading_or_defending_resigns():  # docs/RULES.md#turn-timer
     s = three(timeout="lose")
     a = timeout_action(s, 1)
     assert a == {"type": "resign", "reason": "timeout"}
@@ -63,7 +63,7 @@ def test_timeout_lose_while_leading_or_defending_resigns():  # 001
     assert timeout_action(s, 2) == {"type": "resign", "reason": "timeout"}
 
 
-def test_timeout_lose_covered_table_just_passes():  # 001: «таймер завершает заход»
+def test_timeout_lose_covered_table_just_passes():  # docs/RULES.md#turn-timer
     s = act(three(timeout="lose"), 1, "attack", "7S")
     s = act(s, 2, "defend", "8S", target="7S")
     assert timeout_action(s, 1) == {"type": "pass"}
@@ -72,7 +72,7 @@ def test_timeout_lose_covered_table_just_passes():  # 001: «таймер зав
     assert timeout_action(s, 1) == {"type": "pass"}
 
 
-def test_resign_each_for_himself():  # 000 §11
+def test_resign_each_for_himself():  # docs/RULES.md#leaving
     s = resign(three(), 2)
     assert s.result == {"loser": 2, "losers": [2], "winners": [1, 3], "draw": False,
                         "reason": "resign"}
@@ -82,7 +82,7 @@ def test_resign_each_for_himself():  # 000 §11
     assert e.value.code == "game_over"
 
 
-def test_resign_in_pairs_loses_for_the_pair():  # 000 §11, 001
+def test_resign_in_pairs_loses_for_the_pair():  # docs/RULES.md#leaving
     p4 = ["6D", "6H", "8H", "10D", "JH", "KD"]
     s = game([P1, P2, P3, p4], "AC", pairs=True)
     s2 = apply_action(s, 3, {"type": "resign"})

@@ -1,4 +1,4 @@
-"""Perevodnoy: transferring the attack (000 §8, 002 «переводной 2», 004)."""
+"""Perevodnoy: transferring the attack (docs/RULES.md#transfer, docs/RULES.md#transfer-by-showing-trump)."""
 import pytest
 from scenario_kit import act, game, hand, table
 
@@ -18,7 +18,7 @@ def transfers(s, seat):
     return [a for a in legal_actions(s, seat) if a["type"] == "transfer"]
 
 
-def test_transfer_passes_the_defence_clockwise_and_transferrer_throws_first():  # 000 §8
+def test_transfer_passes_the_defence_clockwise_and_transferrer_throws_first():  # docs/RULES.md#transfer
     s = act(three(), 1, "attack", "7S")
     assert {"type": "transfer", "card": "7D"} in transfers(s, 2)
     s = act(s, 2, "transfer", "7D")
@@ -34,13 +34,13 @@ def test_transfer_passes_the_defence_clockwise_and_transferrer_throws_first():  
     assert view_for(s, 3)["last"] == {"seat": 2, "type": "attack", "card": "7C"}
 
 
-def test_transfer_with_trump_allowed_by_default():  # 004
+def test_transfer_with_trump_allowed_by_default():  # docs/RULES.md#transfer
     s = act(three(), 1, "attack", "7S")
     s = act(s, 2, "transfer", "7C")
     assert view_for(s, 3)["defender"] == 3
 
 
-def test_transfer_with_trump_can_be_forbidden():  # 002 setting
+def test_transfer_with_trump_can_be_forbidden():  # docs/RULES.md#transfer
     s = act(three(transfer_with_trump=False), 1, "attack", "7S")
     assert transfers(s, 2) == [{"type": "transfer", "card": "7D"}]
     with pytest.raises(IllegalAction) as e:
@@ -48,7 +48,7 @@ def test_transfer_with_trump_can_be_forbidden():  # 002 setting
     assert e.value.code == "transfer_not_allowed"
 
 
-def test_transfer_needs_same_rank():  # 000 §8
+def test_transfer_needs_same_rank():  # docs/RULES.md#transfer
     s = act(three(), 1, "attack", "7S")
     with pytest.raises(IllegalAction) as e:
         apply_action(s, 2, {"type": "transfer", "card": "10H"})
@@ -63,7 +63,7 @@ def test_transfer_refused_in_podkidnoy():
     assert e.value.code == "transfer_not_allowed"
 
 
-def test_transfer_refused_once_a_card_is_beaten():  # 000 §8, 004
+def test_transfer_refused_once_a_card_is_beaten():  # docs/RULES.md#transfer
     s = act(three(), 1, "attack", "7S")
     s = act(s, 1, "attack", "7H")
     s = act(s, 2, "defend", "JS", target="7S")
@@ -73,7 +73,7 @@ def test_transfer_refused_once_a_card_is_beaten():  # 000 §8, 004
     assert e.value.code == "transfer_not_allowed"
 
 
-def test_transfer_refused_after_take():  # 000 §8
+def test_transfer_refused_after_take():  # docs/RULES.md#transfer
     s = act(three(), 1, "attack", "7S")
     s = act(s, 2, "take")
     with pytest.raises(IllegalAction) as e:
@@ -81,7 +81,7 @@ def test_transfer_refused_after_take():  # 000 §8
     assert e.value.code == "already_took" or e.value.code == "transfer_not_allowed"
 
 
-def test_transfer_refused_in_first_round_when_set():  # 004
+def test_transfer_refused_in_first_round_when_set():  # docs/RULES.md#transfer
     s = act(three(transfer_in_first_round=False), 1, "attack", "7S")
     assert transfers(s, 2) == []
     with pytest.raises(IllegalAction) as e:
@@ -89,7 +89,7 @@ def test_transfer_refused_in_first_round_when_set():  # 004
     assert e.value.code == "transfer_not_allowed"
 
 
-def test_transfer_allowed_from_round_two_when_first_round_forbidden():  # 004
+def test_transfer_allowed_from_round_two_when_first_round_forbidden():  # docs/RULES.md#transfer
     s = act(three(transfer_in_first_round=False), 1, "attack", "7S")
     s = act(s, 2, "defend", "JS", target="7S")
     s = act(s, 1, "pass")
@@ -99,7 +99,7 @@ def test_transfer_allowed_from_round_two_when_first_round_forbidden():  # 004
     assert transfers(s, 3) == [{"type": "transfer", "card": "9D"}]
 
 
-def test_transfer_refused_when_next_player_has_too_few_cards():  # 000 §8, 001
+def test_transfer_refused_when_next_player_has_too_few_cards():  # docs/RULES.md#transfer
     # no refill: after round 1 seats 1 and 2 hold 2 cards each
     a = ["6S", "6H", "6D", "8C", "6C", "JH"]
     b = ["8S", "8H", "8D", "9C", "9S", "9H"]
@@ -135,7 +135,7 @@ def test_two_players_transfer_goes_back_to_the_attacker():
     assert view_for(s, 1)["defender"] == 2 and len(table(s)) == 3
 
 
-def test_transfer_by_showing_trump_keeps_it_in_hand_once_per_round():  # 002 «переводной 2»
+def test_transfer_by_showing_trump_keeps_it_in_hand_once_per_round():  # docs/RULES.md#transfer-by-showing-trump
     s = game([T1, T2], "AC", variant="perevodnoy", transfer_by_showing_trump=True)
     s = act(s, 1, "attack", "7S")
     assert {"type": "transfer", "card": "7C", "show": True} in transfers(s, 2)
@@ -166,13 +166,13 @@ def test_show_transfer_needs_the_setting_and_a_trump():
     assert e.value.code == "bad_action"
 
 
-def test_transfer_limit_rebased_on_new_defender():  # 001 limit after a transfer
+def test_transfer_limit_rebased_on_new_defender():  # docs/RULES.md#transfer (the limit is rebased)
     s = act(three(), 1, "attack", "7S")
     s = act(s, 2, "transfer", "7D")
     assert view_for(s, 1)["limit"] == 6
 
 
-def test_pairs_transfer_skips_the_partner_when_next_seat_is_out():  # 000 §3
+def test_pairs_transfer_skips_the_partner_when_next_seat_is_out():  # docs/RULES.md#pairs
     from game.engine.seats import next_opponent
 
     s = game([T1, T2, T3, ["6D", "6H", "8H", "10D", "JH", "KD"]], "AC", variant="perevodnoy",

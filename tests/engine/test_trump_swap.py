@@ -1,4 +1,4 @@
-"""Менка козыря: swap the deck's lowest trump for the face-up trump (002)."""
+"""Менка козыря: swap the deck's lowest trump for the face-up trump (docs/RULES.md#trump-swap)."""
 import pytest
 from scenario_kit import act, game, hand
 
@@ -17,7 +17,7 @@ S2 = ["8S", "9H", "10H", "JS", "KS", "7C"]
 SWAP = {"type": "swap_trump", "card": "6C"}
 
 
-def test_swap_gives_the_face_up_trump_and_puts_the_six_under_the_stock():  # 002
+def test_swap_gives_the_face_up_trump_and_puts_the_six_under_the_stock():  # docs/RULES.md#trump-swap
     s = game([S1, S2], "AC", trump_swap="all")
     assert SWAP in legal_actions(s, 1)
     s = act(s, 1, "swap_trump", "6C")
@@ -63,12 +63,12 @@ def test_swap_only_with_a_card_under_the_stock():  # stock ≥ 2
     ("humans", [], True), ("humans", [1], False), ("bots", [1], True), ("bots", [], False),
     ("all", [1], True), ("nobody", [], False),
 ])
-def test_who_may_swap(who, bots, allowed):  # 002 «никому, только вам, только компьютеру, всем»
+def test_who_may_swap(who, bots, allowed):  # docs/RULES.md#trump-swap
     s = game([S1, S2], "AC", trump_swap=who, bot_seats=bots)
     assert (SWAP in legal_actions(s, 1)) is allowed
 
 
-def test_set_bot_seats_changes_who_may_swap():  # 004: a bot takes a seat over
+def test_set_bot_seats_changes_who_may_swap():  # a bot takes a seat over (docs/RULES.md#disconnect)
     s = game([S1, S2], "AC", trump_swap="humans")
     s2 = set_bot_seats(s, [1])
     assert SWAP in legal_actions(s, 1) and SWAP not in legal_actions(s2, 1)

@@ -1,4 +1,4 @@
-"""view_for (DESIGN "Engine contract"): fields, redaction, spectators; JSON round trip."""
+"""view_for (game/engine/README.md): fields, redaction, spectators; JSON round trip."""
 import json
 import random
 

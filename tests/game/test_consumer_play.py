@@ -161,7 +161,7 @@ def _deal(table, rules: dict, hands: list[list[str]], trump: str) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-async def test_a_transfer_by_showing_the_trump_is_accepted_over_the_socket():  # 002 «переводной 2»
+async def test_a_transfer_by_showing_the_trump_is_accepted_over_the_socket():  # docs/RULES.md#transfer-by-showing-trump
     rules = {"variant": "perevodnoy", "transfer_by_showing_trump": True}
     players = [await database_sync_to_async(make_player)() for _ in range(2)]
     table = await database_sync_to_async(make_table)(humans=players, rules=rules)

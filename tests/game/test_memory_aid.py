@@ -1,4 +1,4 @@
-"""The memory aid (issue 11): a table rule, off by default, that the frames carry to the table page;
+"""The memory aid (docs/RULES.md#seat-memory): a table rule, off by default, that the frames carry to the table page;
 and the seat memory it draws (view["known"]) reaches people's frames without an unseen card."""
 
 from __future__ import annotations

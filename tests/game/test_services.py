@@ -74,7 +74,7 @@ def test_a_legal_move_bumps_the_version_and_appends_one_event():
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="the move's combined statements are Postgres'")
 def test_a_move_is_the_lock_and_the_update_in_a_transaction(settings):
     """The lock reads the seats and the session generation, the update writes the event: no other round
-    trip (each one costs the worker thread a wait for the GIL under load, docs/live-path-speed.md)."""
+    trip (each one costs the worker thread a wait for the GIL under load, docs/live-path-design.md)."""
     settings.BOT_SCHEDULER = "off"
     a, b, table, game = _two_humans()
     player, seat, legal = _mover(game)

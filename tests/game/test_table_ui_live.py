@@ -359,7 +359,7 @@ def test_connection_loss_is_shown_and_the_view_comes_back_and_rematch_ready_reac
 
 def test_a_person_plays_a_whole_game_against_two_master_bots_by_clicking(transactional_db, asgi_live_server,
                                                                         browser, screenshot_dir):
-    """Issue 11: the searching level ("master", the expert bot) plays whole live games: its moves are
+    """The searching level ("master", the expert bot) plays whole live games: its moves are
     legal, it never stalls the table, and the game ends with a result."""
     from game.models import Game, GameEvent
 

@@ -1,4 +1,4 @@
-"""The memory aid on the live table page (issue 11): with the table rule on, the cards a player
+"""The memory aid on the live table page (docs/RULES.md#seat-memory): with the table rule on, the cards a player
 picked up with «Беру» show at his seat for his opponent (phone and desktop); with it off, nothing
 does. A person watches in headless Chromium; the taker's moves go through game.services."""
 

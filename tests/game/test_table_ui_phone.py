@@ -1,4 +1,4 @@
-"""The table client on phones and in the states issue 14 names, on harness frames (no server):
+"""The table client on phones and in its hard states, on harness frames (no server):
 big hands stay on screen and readable, «Вы» has its own grammar, an away seat shows the 15 s
 notice with the takeover countdown, the result dialog shows outcomes and ratings."""
 

@@ -1,5 +1,5 @@
-"""What the table tells the others about an absent seat (issue #14 item 5): nothing for a socket
-blink, «нет связи» from 15 s on (004), and the moment a bot takes over (15 + 60 s) or the loss
+"""What the table tells the others about an absent seat: nothing for a socket
+blink, «нет связи» from 15 s on (docs/RULES.md#disconnect), and the moment a bot takes over (15 + 60 s) or the loss
 (30 s) for the countdown. seat_facts is what every frame carries; the browser half is
 tests/game/test_table_ui_phone.py::test_an_away_seat_is_marked_after_the_server_says_so_with_a_takeover_countdown."""
 

@@ -1,5 +1,5 @@
 """The rarer moves by clicking in the real browser against the live stack: менка (swap the lowest
-trump for the face-up one, 002) and «переводной 2» (transfer by showing the trump, 002). Each game is
+trump for the face-up one, docs/RULES.md#trump-swap) and «переводной 2» (transfer by showing the trump, docs/RULES.md#transfer-by-showing-trump). Each game is
 dealt from a known deck so the move is on offer from the first frame."""
 
 from __future__ import annotations

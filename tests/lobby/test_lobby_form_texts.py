@@ -41,7 +41,8 @@ def test_pairs_with_three_seats_is_refused_once_in_russian(host_client):
 @pytest.mark.parametrize("lang, you, computer", [("ru", "всегда вы", "всегда компьютер"),
                                                  ("en", "always you", "always the computer")])
 def test_the_first_move_can_be_always_you_or_always_the_computer(host_client, lang, you, computer):
-    """Issue #14 item 6: 002's first-move choices were missing from the form."""
+    """The form offers every first-move choice, «always you» and «always the computer» included
+    (docs/RULES.md#first-move)."""
     html = host_client.get(reverse("lobby:create"), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
     select = re.search(r'<select[^>]*name="rule_first_move".*?</select>', html, re.S).group(0)
     options = dict(re.findall(r'<option value="([^"]+)"[^>]*>\s*([^<]*?)\s*</option>', select))

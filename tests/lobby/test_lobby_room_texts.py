@@ -25,7 +25,7 @@ def test_a_visitor_at_a_full_table_is_told_he_can_watch(client, host, make_playe
 
 
 def test_a_bot_is_named_in_the_room_as_in_the_game(client, host):
-    """Issue #14 item 6: a bot was «Бот» in the waiting room and «Бот 2» at the table: both say «Бот 2»."""
+    """A bot has one name in the waiting room and at the table: «Бот 2»."""
     table = services.create_table(host, seats_count=3)
     services.add_bot(table.pk, host, 2, "random")
     client.force_login(host)

@@ -1,4 +1,4 @@
-"""The Quartet club (003): ten stored members; a full series in the top ten enters; the last member is
+"""The Quartet club (docs/RULES.md#quartet-club): ten stored members; a full series in the top ten enters; the last member is
 the candidate for elimination and any new player who finishes a series game takes his place; a
 leaver is out for good."""
 

@@ -191,7 +191,7 @@ def test_replay_follows_a_bot_taking_a_seat_over_and_the_game_stays_rated(client
                               rules={"trump_swap": "bots"}, takeover={2: 10})
     assert game.state["bots"] == [2]
     record = services.record_game_result(game)
-    assert record.rated  # a takeover bot (004) does not make a game unrated
+    assert record.rated  # a takeover bot (docs/RULES.md#disconnect) does not make a game unrated
     resp = client.get(reverse("ratings:replay", args=[game.pk]))
     assert resp.context["reproduces"] is True
 

@@ -1,4 +1,4 @@
-"""Recording finished games: who is rated, ±15 deltas (004), exactly once, and voiding."""
+"""Recording finished games: who is rated, ±15 deltas (docs/RULES.md#ratings), exactly once, and voiding."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Quartet series (003): standings, the winners' choice of the next leader, the club and preliminary tables."""
+"""Quartet series (docs/RULES.md#series): standings, the winners' choice of the next leader, the club and preliminary tables."""
 
 from __future__ import annotations
 
@@ -185,7 +185,7 @@ def test_start_game_deals_the_next_series_game_with_the_leader_the_winners_chose
     for chosen in (3, 1):  # two tables, so a deal that happens to give the same leader can't pass it
         table, ps = quartet(length=5)
         play(table, ps, ODD_WIN, out=[1, 3])
-        services.choose_series_leader(table, ps[0], chosen)  # 003: the winners' pair decides who leads
+        services.choose_series_leader(table, ps[0], chosen)  # the winners' pair decides who leads (docs/RULES.md#series)
         leaders[chosen] = game_services.start_game(table.pk).initial_state["leader"]
     assert leaders == {3: 3, 1: 1}
 

@@ -1,4 +1,4 @@
-"""The farming script of issue 13 (bug 3): B hosts, A sits, a few moves into round 2, B leaves.
+"""A farming attempt (docs/RULES.md#ratings): B hosts, A sits, a few moves into round 2, B leaves.
 
 Each defence is shown on its own: one address, a brand-new second account, the daily pair limit,
 and too short a game."""

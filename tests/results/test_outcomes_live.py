@@ -1,4 +1,4 @@
-"""Each seat's outcome of games played through game.services (issue 13, bugs 1, 2 and 4)."""
+"""Each seat's outcome of games played through game.services (docs/RULES.md#outcomes)."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def test_a_player_back_after_a_takeover_wins_or_loses_by_the_board_and_both_are_
     game_id = start([alisa, boris], policy="bot")
     rng = random.Random(7)
     play_until(game_id, rng, lambda: state(game_id).round >= 2)
-    for _ in range(6):  # each slow once: the clock moved for both (auto moves, 000/004)
+    for _ in range(6):  # each slow once: the clock moved for both (auto moves, docs/RULES.md#turn-timer)
         if timed_out_seats(game_id) >= {1, 2}:
             break
         time_out(game_id)

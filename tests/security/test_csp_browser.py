@@ -1,4 +1,4 @@
-"""The Content-Security-Policy in a real browser (issue 12, failure 8): the pages, htmx, the waiting
+"""The Content-Security-Policy in a real browser: the pages, htmx, the waiting
 room and a whole game by clicking run with no CSP violation in the console."""
 
 from __future__ import annotations

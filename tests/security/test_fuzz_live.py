@@ -1,4 +1,4 @@
-"""Property-based fuzzing of the table socket against the live stack (issue 12, failures 4 and 5).
+"""Property-based fuzzing of the table socket against the live stack.
 
 A real daphne process (its whole output kept in a file), Postgres, the channel layer; the
 `websockets` client sends random JSON, deep nesting, odd unicode (lone surrogates as JSON escapes),

@@ -1,4 +1,4 @@
-"""HTTP hardening (issue 12, failures 6 and 8): admin login lock-out, staff password rules, the
+"""HTTP hardening: admin login lock-out, staff password rules, the
 proxy header trusted only behind a configured proxy, a Content-Security-Policy on every page, and the
 moderators' session ending logged."""
 

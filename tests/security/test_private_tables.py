@@ -1,4 +1,4 @@
-"""A private table's socket shows nothing to a stranger (issue 12, failure 3): the close is the one a
+"""A private table's socket shows nothing to a stranger: the close is the one a
 missing table gets (4404), while its players, its host and invite holders are let in."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A socket is only as good as its session (issue 12, failures 1 and 2).
+"""A socket is only as good as its session.
 
 Logging out, a new key, a moderator ending the sessions and a ban close the player's open sockets at
 once with a documented code (4401 session ended, 4403 banned) after an error frame saying why; a

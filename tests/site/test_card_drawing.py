@@ -1,4 +1,4 @@
-"""One way to draw a card (issue #14): the table and the replay draw with game/static/game/cards.js
+"""One way to draw a card: the table and the replay draw with game/static/game/cards.js
 cardEl(); server pages (the rules, the home page) with {% playing_card %} (templates/_card.html).
 These hold the two drawings equal to the character for every card of the deck, and look at the
 rules page's examples on a phone."""

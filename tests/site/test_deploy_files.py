@@ -92,7 +92,7 @@ def test_the_processes_named_by_the_files_exist():
 
 
 def test_the_readme_says_how_to_run_on_another_port_and_the_makefile_does_it():
-    """Issue #14 item 6: `make run PORT=…` worked but the README never said so."""
+    """The README says how to run on another port (`make run PORT=…`), and the Makefile does it."""
     readme = (ROOT / "README.md").read_text()
     assert re.search(r"`make run PORT=\d+`", readme)
     makefile = (ROOT / "Makefile").read_text()

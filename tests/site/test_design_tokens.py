@@ -1,4 +1,4 @@
-"""One set of design tokens (issue #14): colours are named once, in static/css/site.css's :root, and
+"""One set of design tokens: colours are named once, in static/css/site.css's :root, and
 every other stylesheet (each app's, and static/css/cards.css) uses them through var(--…). A colour
 written as a literal anywhere else is a colour that the next restyle will miss."""
 

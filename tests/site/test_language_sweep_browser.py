@@ -1,5 +1,5 @@
 """Every page and every table state reads in one language: in English no Cyrillic outside
-people's names, in Russian no English words outside names (issue 14 §4).
+people's names, in Russian no English words outside names.
 
 Server pages are fetched with Django's test client (their words are in the HTML); the game
 table's words are written by its client, so its states are opened in Chromium through the DEBUG

@@ -354,7 +354,7 @@ def test_a_waiting_room_seat_whose_pings_stopped_counts_as_away():
     Seat.objects.filter(table=table, player=a).update(last_seen=Now() - timedelta(seconds=26))
     assert [f.kind for f in timers.sweep()] == ["presence"]
     seat = Seat.objects.get(table=table, player=a)
-    assert not seat.connected and seat.inactive_deadline is not None  # freed later without penalty (001)
+    assert not seat.connected and seat.inactive_deadline is not None  # freed later without penalty (docs/RULES.md#inactive-seat)
     assert Seat.objects.get(table=table, player=b).connected
     # the inactive deadline frees the seat when it runs out
     Seat.objects.filter(pk=seat.pk).update(inactive_deadline=Now())

@@ -29,7 +29,7 @@ class Bot:
 
 
 def table_ranks(table: list[dict[str, Any]]) -> set[str]:
-    """Ranks present on the table, attacks and defences (000 §6: throw-ins may match either)."""
+    """Ranks present on the table, attacks and defences (docs/RULES.md#throw-in-ranks: throw-ins may match either)."""
     ranks = set()
     for pair in table:
         ranks.add(rank_of(pair["attack"]))

@@ -34,7 +34,7 @@ def value(card: str, trump: str | None) -> int:
 
 
 def beats(attack: str, defense: str, trump: str | None) -> bool:
-    """Whether ``defense`` honestly beats ``attack`` (000 §6)."""
+    """Whether ``defense`` honestly beats ``attack`` (docs/RULES.md#defence)."""
     a_suit, d_suit = attack[-1], defense[-1]
     if a_suit == d_suit:
         return RANK_INDEX[defense[:-1]] > RANK_INDEX[attack[:-1]]

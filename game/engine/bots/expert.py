@@ -7,7 +7,7 @@ candidates with the same random stream (common random numbers: the comparison is
 few worlds). The move with the best total over the worlds wins the vote.
 
 Deterministic for a given ``rng``: the budget is counted in playouts (``iterations``); the time
-limit is a safety net that a normal decision on this box never reaches (it would make the choice
+limit is a safety net that a normal decision never reaches (it would make the choice
 depend on the clock). It counts this process's CPU time, not the wall clock, so a busy machine
 (other processes, the event loop of a worker) does not make it bite. Cheater mode: the worlds are played honestly, the expert never cheats (every
 bot and an attentive player catch what is provably dishonest, and a caught cheater takes the whole

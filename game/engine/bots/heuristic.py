@@ -1,4 +1,4 @@
-"""The reference heuristic bot: the "habits" of rule page 002 turned into code.
+"""The reference heuristic bot: the playing habits of rule page 002 (docs/RULES.md#sources) as code.
 
 Saves trumps for defence (never throws one in while the stock lasts), leads its cheapest plain card
 (preferring ranks it holds twice), throws in plain cards cheapest first, covers with the cheapest
@@ -208,7 +208,7 @@ class HeuristicBot(Bot):
 
     def _take_cheaply(self, plan: list[tuple[str, str]], table: list[dict[str, Any]], trump: str | None) -> bool:
         """Take instead of covering when the cover burns a high trump (or two trumps) on a small,
-        low table while the stock is deep: 002 «Взять шесть карт в начале ... дешевле»."""
+        low table while the stock is deep: page 002 «Взять шесть карт в начале ... дешевле»."""
         trumps = [c for _, c in plan if c[-1] == trump]
         if not trumps:
             return False

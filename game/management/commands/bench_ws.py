@@ -1,4 +1,4 @@
-"""Load benchmark of live play over real WebSockets (issue 5 "Speed").
+"""Load benchmark of live play over real WebSockets (docs/benchmarks.md#live-path).
 
     python manage.py bench_ws --tables 50 --url ws://127.0.0.1:8000 --duration 30
     python manage.py bench_ws --tables 10 --inprocess          # no server: the ASGI app in this process

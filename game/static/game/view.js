@@ -95,7 +95,7 @@ function renderSeats(v) {
   if (v.seat != null) my.appendChild(podEl(v, v.seat, null, "mine"));
 }
 
-/** A seat whose player has been away 15 s (004): the notice, and when a bot plays or he loses. */
+/** A seat whose player has been away 15 s (docs/RULES.md#disconnect): the notice, and when a bot plays or he loses. */
 function awayBadges(s, badge) {
   if (!s.away || s.bot || s.left) return;
   badge(T.offline, "b-off");
