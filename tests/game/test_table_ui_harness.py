@@ -307,9 +307,9 @@ def test_result_screen_for_everyone(page, harness, name, main):
     assert page.inner_text("#g-result-main") == main
     assert page.locator("#g-controls button").count() == 0
     if name == "result_left":
-        assert page.inner_text("#g-result-reason") == "Причина: Коля вышел из партии"
+        assert page.inner_text("#g-result-reason") == "Причина: выход из партии (Коля)"
         # the list says what happened to him, not «дурак» (and never a red "1.")
-        assert page.inner_text("#g-result-list li[data-seat='2'] .o-what") == "вышел из игры"
+        assert page.inner_text("#g-result-list li[data-seat='2'] .o-what") == "выход из игры"
 
 
 def test_english_table(browser, harness):
