@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote
 
 import pytest
@@ -137,7 +138,22 @@ def test_editing_rules_resets_ready_and_non_hosts_cannot(client_for, table, host
 def test_rules_page_in_russian_and_english(client, lang, phrase):
     client.cookies["django_language"] = lang
     html = client.get(reverse("lobby:rules")).content.decode()
-    assert phrase in html and "000" in html and "004" in html
+    assert phrase in html
+
+
+@pytest.mark.parametrize("lang,heading", [("ru", "Как играть в дурака"), ("en", "How to play durak")])
+def test_the_rules_page_speaks_to_players_not_developers(client, lang, heading):
+    """No provenance codes (000–004), no «Источники», no server talk, no «Переводной 2» quotes."""
+    client.cookies["django_language"] = lang
+    html = client.get(reverse("lobby:rules")).content.decode()
+    text = re.sub(r"<[^>]+>", " ", html.split("<main", 1)[-1])
+    assert heading in text
+    assert not re.search(r"\b00[0-4]\b", text), re.findall(r".{40}\b00[0-4]\b.{20}", text)
+    for word in ("Источник", "Source", "сервер", "server", "Переводной 2", "Perevodnoy 2"):
+        assert word not in text, word
+    assert 'class="card-examples"' in html and "settings-table" in html
+    if lang == "en":
+        assert "«" not in text and "each for himself" not in text
 
 
 def test_every_table_links_to_a_summary_of_its_settings(client, table):
