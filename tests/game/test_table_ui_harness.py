@@ -206,7 +206,7 @@ def test_hints_off_second_tap_on_the_table_card_chooses_the_target(page, harness
 def test_an_unplayable_card_is_explained_before_anything_is_sent(page, harness):
     open_sample(page, harness, "podkidnoy4")
     page.click("#g-hand .card[data-card='JS']")
-    assert toast(page) == "Карта J♠ не бьёт ни одну карту на столе"
+    assert toast(page) == "Карта В♠ не бьёт ни одну карту на столе"
     assert sent(page) == []
     open_sample(page, harness, "throw_in")
     page.click("#g-hand .card[data-card='JS']")

@@ -3,7 +3,7 @@
 A masculine past-tense verb next to a player's name («Вера сел на место 2», «Аня побил …») reads
 wrong for half the players. Every Russian catalogue is scanned for such a verb in a message that
 names a player (a %(nick)s / {name}-like placeholder); the game words them «Место 2: Вера»,
-«Вера: 7♣ побита K♥» or with present-tense verbs, which agree with anyone.
+«Вера: 7♣ побита К♥» or with present-tense verbs, which agree with anyone.
 """
 
 from __future__ import annotations

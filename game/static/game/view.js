@@ -1,7 +1,7 @@
 // Rendering: every element of the table drawn from S (the last frame and the player's choices).
 // Pure DOM output; input handlers live in controls.js.
 
-import { backEl, cardEl, label, rankOf, suitOf } from "./cards.js";
+import { backEl, cardEl, cardName, label } from "./cards.js";
 import { renderHand } from "./hand.js";
 import { goneEl, knownEl } from "./memory.js";
 import { animateClear, animateDeal, flipIn } from "./motion.js";
@@ -12,7 +12,6 @@ import { sounds } from "./sound.js";
 
 const $ = (id) => document.getElementById(id);
 
-export function cardName(c) { return `${rankOf(c)} ${T["suit_" + suitOf(c)] || ""}`.trim(); }
 
 export function render(prev = null, from = null) {
   const v = S.view;
