@@ -106,6 +106,8 @@ def ui_strings() -> dict[str, str]:
         # the memory aid (a table rule, off by default)
         "memory_known": _("{name} is known to hold: {cards}"),
         "memory_gone": _("Gone to the discard"),
+        "memory_known_short": _("known:"),
+        "memory_gone_short": _("discarded:"),
         # connection
         "connecting": _("Connecting…"),
         "connection_lost": _("Connection lost — reconnecting…"),
@@ -210,6 +212,34 @@ def ui_strings() -> dict[str, str]:
         "suit_C": _("clubs"),
         "your_hand": _("Your hand"),
         "table_cards": _("Cards on the table"),
+        # the move log: what happened while the player looked away (built from the frames)
+        "log_title": _("Moves"),
+        "log_open": _("Show all moves"),
+        "log_close": _("Hide the moves"),
+        "log_empty": _("No moves yet"),
+        # cheater mode: its sign on the table, and who caught whom
+        "cheater_sign": _("Cheater mode"),
+        "cheater_sign_help": _("Any card may be laid; others may catch a dishonest one with «Catch!»"),
+        "catch_ok": _("{name} catches {cheater} on {card}: {cheater} takes every card on the table"),
+        "catch_ok_you": _("You catch {cheater} on {card}: {cheater} takes every card on the table"),
+        "catch_ok_on_you": _("{name} catches you on {card}: you take every card on the table"),
+        "catch_bad": _("{name} accuses {card}, but it was honest: a penalty card"),
+        "catch_bad_free": _("{name} accuses {card}, but it was honest (no card left to draw as a penalty)"),
+        "catch_bad_you": _("{card} was honest: you draw a penalty card"),
+        "catch_bad_you_free": _("{card} was honest (no card left to draw as a penalty)"),
+        # a move the turn timer made for the viewer
+        "timeout_attack": _("Time ran out: {card} was played"),
+        "timeout_take": _("Time ran out: you take the cards"),
+        "timeout_pass": _("Time ran out: «Pass»"),
+        "timeout_move": _("Time ran out: a move was made for you"),
+        # bots playing a seat
+        "bot_takes_seat": _("{name} is away: a bot plays this seat"),
+        "seat_back": _("{name} is back at the table"),
+        "bot_played_for_you": _("While you were away, a bot played for you for {time} ({moves} moves)."),
+        "bot_plays_for_you": _("A bot has been playing for you for {time}: your seat is yours again."),
+        "time_min_s": _("{m} min {s} s"),
+        "time_s": _("{s} s"),
+        "rematch_play_again": _("Play again"),
     }
 
 

@@ -3,6 +3,7 @@
 import { label } from "./cards.js";
 import { clearError, refuse } from "./feedback.js";
 import { captureRects } from "./motion.js";
+import { noteFrame } from "./movelog.js";
 import { movedOnCheck } from "./navigation.js";
 import { sounds } from "./sound.js";
 import { CFG, ERR, S, T, analyze, fmt, usesOf } from "./state.js";
@@ -47,6 +48,7 @@ function onState(f, arrived) {
   }
   if (typeof f.version === "number" && f.version < S.version) return; // stale
   const prev = S.view;
+  const before = { version: S.version, deadline: S.deadline, deadlineKind: S.deadlineKind, seats: S.seats };
   const from = prev ? captureRects() : null;
   S.frame = f;
   S.view = f.result && f.view.result ? { ...f.view, result: { ...f.view.result, ...f.result } } : f.view;
@@ -84,6 +86,7 @@ function onState(f, arrived) {
     const r = f.view.result, me = f.view.seat;
     if (me != null && prev) sounds.play((r.losers || []).includes(me) || r.loser === me ? "lose" : "win");
   }
+  noteFrame(prev, before, f);
   render(prev, from);
 }
 

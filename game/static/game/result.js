@@ -76,6 +76,10 @@ export function renderResult(v) {
   const reasonKey = "reason_" + (r.reason || "");
   const who = (r.left && r.left[0]) ?? (r.timed_out && r.timed_out[0]) ?? r.loser ?? losers[0];
   $("g-result-reason").textContent = !r.outcomes && T[reasonKey] ? fmt(T.reason, { reason: fmt(T[reasonKey], { name: nick(who) }) }) : "";
+  // the order players went out (the engine keeps it): «Порядок выхода: Вася, Оля, Коля»
+  const order = (v.out || []).filter((n) => !losers.includes(n));
+  $("g-result-order").textContent = order.length > 1 || (order.length && !r.draw) ? fmt(T.finish_order, {
+    names: order.map((n, i) => `${i + 1}. ${nick(n)}`).join(", ") }) : "";
   const rated = r.rated !== false;
   const list = $("g-result-list");
   list.replaceChildren();
@@ -107,7 +111,7 @@ export function renderResult(v) {
   const rb = $("g-rematch");
   const canRematch = me != null && CFG.ready_url && !S.rematchSent && !rematchClosed();
   rb.hidden = !canRematch;
-  rb.textContent = `${T.rematch} · ${T.ready}`;
+  rb.textContent = T.rematch_play_again;
   $("g-to-lobby").href = CFG.lobby_url || "/";
   if (wasHidden && canRematch) rb.focus({ preventScroll: true });
   updateRematchInfo();

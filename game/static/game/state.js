@@ -53,6 +53,8 @@ export const S = {
   prefs: { hints: true, quick: true, sound: false },
   sent: [],             // harness: the messages a real page would have sent
   sentById: new Map(),
+  lastSent: null,       // {action, version} of the last move this page sent
+  botPlayedTold: false, // the returning player was told a bot played for him
 };
 
 export function nick(n) {

@@ -3,6 +3,7 @@
 
 import { backEl, cardEl, cardName, label } from "./cards.js";
 import { renderHand } from "./hand.js";
+import { catchText, renderLog } from "./movelog.js";
 import { goneEl, knownEl } from "./memory.js";
 import { animateClear, animateDeal, flipIn } from "./motion.js";
 import { renderResult } from "./result.js";
@@ -31,6 +32,7 @@ export function render(prev = null, from = null) {
   renderControls(v);
   renderStatus(v);
   renderResult(v);
+  renderLog();
   if (prev && from) animateClear(prev, v, from);
   if (first && isFreshDeal(v)) { animateDeal(v); sounds.play("deal"); }
   tick();
@@ -352,7 +354,7 @@ export function lastText(v) {
     case "take": return say("last_take", {});
     case "pass": return say("last_pass", {});
     case "swap_trump": return say("last_swap", {});
-    case "catch": return say(l.caught ? "last_catch_ok" : "last_catch_bad", { card });
+    case "catch": return catchText(v, l);  // who caught whom, and what it cost
     default: return "";
   }
 }
@@ -385,4 +387,6 @@ function renderStatus(v) {
   $("g-hint").textContent = hintText(v);
   const watching = $("g-watching");
   if (watching) watching.hidden = v.seat != null || v.phase === "over";
+  const sign = $("g-cheater-sign");  // cheater mode is on: any card may be laid, so watch the table
+  if (sign) sign.hidden = !((v.cheater && v.cheater.enabled) || (v.rules && v.rules.cheater));
 }
