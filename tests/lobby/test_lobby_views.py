@@ -196,3 +196,21 @@ def test_quick_play_sends_a_visitor_to_sign_up_and_back_to_the_lobby(client):
     assert response.status_code == 302
     assert response["Location"].startswith(reverse(settings.LOGIN_URL))
     assert f"next={quote(reverse('lobby:index'), safe='')}" in response["Location"]
+
+
+def test_the_waiting_room_docks_panel_buttons_above_the_room(client, table):
+    """The chat's button sits in the page's flow above the room (never floating over «Встать»), outside
+    the fragment htmx swaps, so it survives every action."""
+    html = client.get(reverse("lobby:table", args=[table.pk])).content.decode()
+    dock = html.find("data-panel-dock")
+    assert 0 < dock < html.find('id="room"')
+
+
+def test_the_table_list_says_the_variant_once_and_titles_custom_tables(client, make_player):
+    services.create_table(make_player("anna"), preset="perevodnoy")
+    services.create_table(make_player("boris"), variant="perevodnoy", cheater=True)  # custom rules
+    client.cookies["django_language"] = "ru"
+    html = client.get(reverse("lobby:index")).content.decode().split('id="table-list"', 1)[1].split("</footer")[0]
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html.split("site-footer")[0]))
+    assert text.count("ереводной") == 2, text  # the preset's title, and the custom table's variant
+    assert "Свои правила" in text and "свои правила" not in text
