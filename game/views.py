@@ -79,6 +79,7 @@ def ui_strings() -> dict[str, str]:
         "ready_sent": _("You are ready — waiting for the others"),
         "rematch_in": _("Rematch offer: {s} s"),
         "rematch_closed": _("The rematch offer has closed"),
+        "rematch_wanted": _("Want to play again: {names}"),
         "to_lobby": _("Back to the lobby"),
         "leave_confirm_title": _("Leave the game?"),
         "leave_confirm_text": _("If you leave now, you lose this game (in pairs, your pair loses)."),
@@ -255,6 +256,13 @@ def _lobby_url(name: str, *args) -> str | None:
         return None
 
 
+def rematch_ready(table) -> list[str]:
+    """Who has asked for a rematch (pressed «Сыграть ещё») while the table's rematch offer lasts."""
+    if getattr(table, "status", "") != "rematch":
+        return []
+    return [s.player.nick for s in table.seats.filter(ready=True, player__isnull=False).select_related("player")]
+
+
 def table_context(request: HttpRequest, table, game: Game | None = None, seat: int | None = None) -> dict:
     """The context of `game/table.html` for the lobby's table view (and the dev harness).
 
@@ -276,6 +284,7 @@ def table_context(request: HttpRequest, table, game: Game | None = None, seat: i
         "table_status": getattr(table, "status", ""),
         "rematch_deadline": rematch_deadline.isoformat() if rematch_deadline else None,
         "rematch_seconds": REMATCH_SECONDS,
+        "rematch_ready": rematch_ready(table),
         "ready_url": _lobby_url("lobby:ready", table.pk),
         "room_url": _lobby_url("lobby:room", table.pk),
         "leave_url": reverse("game:leave", args=[game.pk]) if game else None,

@@ -78,3 +78,16 @@ def test_a_player_who_comes_back_is_told_how_long_a_bot_played_for_him():
     assert told["since"] == ongoing["since"] and told["until"] >= told["since"] and told["moves"] == 0
     assert frames.view_frame(Game.objects.get(pk=game.pk), 2)["bot_played"] is None  # not his seat
     assert "bot_played" not in frames.view_frame(Game.objects.get(pk=game.pk), None)  # spectators: nothing
+
+
+def test_the_table_page_says_who_asked_for_a_rematch(rf):
+    from game.views import rematch_ready
+    from lobby.models import Seat, Table
+
+    a, b = make_player("Вера"), make_player()
+    table = make_table(humans=[a, b])
+    assert rematch_ready(table) == []
+    Table.objects.filter(pk=table.pk).update(status="rematch")
+    Seat.objects.filter(table=table, player=a).update(ready=True)
+    Seat.objects.filter(table=table, player=b).update(ready=False)
+    assert rematch_ready(Table.objects.get(pk=table.pk)) == ["Вера"]

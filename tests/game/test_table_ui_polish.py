@@ -199,3 +199,22 @@ def test_a_phone_gets_a_compact_bar_no_key_list_and_the_discard_label_in_sight(b
     finally:
         context.close()
     assert not page.errors, page.errors
+
+
+def test_the_result_says_who_asked_for_a_rematch(browser, harness):  # noqa: F811
+    context, page = new_page(browser, harness)
+    try:
+        open_sample(page, harness, "result")
+        page.wait_for_selector("#g-result:not([hidden])")
+        assert page.inner_text("#g-rematch-who") == ""
+        page.evaluate("""async () => {
+            const { S } = await import("/static/game/state.js");
+            const { updateRematchInfo } = await import("/static/game/result.js");
+            S.rematchReady = ["Маша", "Вася"];
+            S.rematchDeadline = Date.now() + 20000;
+            updateRematchInfo();
+        }""")
+        assert page.inner_text("#g-rematch-who") == "Сыграть ещё хотят: Маша, Вася"
+    finally:
+        context.close()
+    assert not page.errors, page.errors

@@ -7,6 +7,7 @@ import { noteFrame } from "./movelog.js";
 import { movedOnCheck } from "./navigation.js";
 import { sounds } from "./sound.js";
 import { CFG, ERR, S, T, analyze, fmt, usesOf } from "./state.js";
+import { refreshRematch } from "./result.js";
 import { render } from "./view.js";
 
 export function onFrame(msg, arrived = Date.now()) {
@@ -23,7 +24,7 @@ export function onFrame(msg, arrived = Date.now()) {
     case "lobby":
       // no game to show (it ended and the table went back to waiting): the table page shows the room
       if (!S.view) { setTimeout(() => location.assign(CFG.table_url), 300); break; }
-      if (S.view.phase === "over") movedOnCheck();
+      if (S.view.phase === "over") { movedOnCheck(); refreshRematch(); }
       break;
     default: break;
   }

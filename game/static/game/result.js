@@ -129,10 +129,30 @@ function updateHeaderRating(r) {
 
 function rematchClosed() { return S.rematchDeadline && S.clock.now() > S.rematchDeadline; }
 
+/** Who has asked for a rematch: the table page's config says it; a change at the table (a lobby
+ *  event on the socket) reads it again. */
+let fetching = false;
+export function refreshRematch() {
+  if (!CFG.table_url || fetching || CFG.harness) return;
+  fetching = true;
+  fetch(CFG.table_url, { credentials: "same-origin" })
+    .then((r) => (r.ok ? r.text() : ""))
+    .then((html) => {
+      const el = new DOMParser().parseFromString(html, "text/html").getElementById("table-config");
+      if (!el) return;  // the table moved on: navigation.js takes the page there
+      S.rematchReady = JSON.parse(el.textContent).rematch_ready || [];
+      updateRematchInfo();
+    })
+    .catch(() => { /* the next lobby event tries again */ })
+    .finally(() => { fetching = false; });
+}
+
 export function updateRematchInfo() {
   const info = $("g-rematch-info");
   const v = S.view;
   if (!v || !v.result) return;
+  const who = $("g-rematch-who");
+  if (who) who.textContent = S.rematchReady.length && !rematchClosed() ? fmt(T.rematch_wanted, { names: S.rematchReady.join(", ") }) : "";
   if (S.rematchSent) { info.textContent = T.ready_sent; return; }
   if (!S.rematchDeadline || v.seat == null) { info.textContent = ""; return; }
   const left = Math.ceil((S.rematchDeadline - S.clock.now()) / 1000);
