@@ -10,9 +10,9 @@ export function suitOf(card) { return card.slice(-1); }
 export function rankIndex(card) { return RANKS.indexOf(rankOf(card)); }
 export function isRed(card) { const s = suitOf(card); return s === "H" || s === "D"; }
 
-// A card's words in the page's language: templates/base.html carries them (translated) on <html>,
+// A card's words in the page's language: templates/base.html carries them (translated) on <body>,
 // so a Russian page reads «Д♠» and «дама пик», an English one «Q♠» and «queen of spades».
-const WORDS = (typeof document !== "undefined" && document.documentElement.dataset) || {};
+const WORDS = (typeof document !== "undefined" && document.body && document.body.dataset) || {};
 const COURT = ["J", "Q", "K", "A"];
 const words = (text, keys, fallback) => {
   const list = (text || fallback).split(" ");
