@@ -78,7 +78,7 @@ export function renderResult(v) {
   $("g-result-reason").textContent = !r.outcomes && T[reasonKey] ? fmt(T.reason, { reason: fmt(T[reasonKey], { name: nick(who) }) }) : "";
   // the order players went out (the engine keeps it): «Порядок выхода: Вася, Оля, Коля»
   const order = (v.out || []).filter((n) => !losers.includes(n));
-  $("g-result-order").textContent = order.length > 1 || (order.length && !r.draw) ? fmt(T.finish_order, {
+  $("g-result-order").textContent = order.length > 1 ? fmt(T.finish_order, {  // one winner: nothing to order
     names: order.map((n, i) => `${i + 1}. ${nick(n)}`).join(", ") }) : "";
   const rated = r.rated !== false;
   const list = $("g-result-list");
