@@ -218,6 +218,9 @@ def ui_strings() -> dict[str, str]:
         "log_open": _("Show all moves"),
         "log_close": _("Hide the moves"),
         "log_empty": _("No moves yet"),
+        "round_bito": _("Bito: the cards go to the discard"),
+        "round_taken": _("{name} takes the cards"),
+        "round_taken_you": _("You take the cards"),
         # cheater mode: its sign on the table, and who caught whom
         "cheater_sign": _("Cheater mode"),
         "cheater_sign_help": _("Any card may be laid; others may catch a dishonest one with «Catch!»"),

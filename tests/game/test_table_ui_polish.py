@@ -96,16 +96,19 @@ def test_the_move_log_keeps_quick_moves_and_opens(browser, harness, screenshot_d
         f = frame_of("podkidnoy4")
         moves = [{"seat": 3, "type": "attack", "card": "7C"}, {"seat": 4, "type": "attack", "card": "10D"},
                  {"seat": 2, "type": "defend", "card": "QC", "target": "10C"},
-                 {"seat": 1, "type": "pass"}, {"seat": 3, "type": "pass"}]
+                 {"seat": 1, "type": "pass"}, {"seat": 3, "type": "pass", "closed": "bito"}]
         for last in moves:
             f = step(page, f, last=last)
         log = page.evaluate("window.__table.log")
-        assert log[-5:] == ["Бот Петрович: ход 7♣", "Бот Сёма: ход 10♦", "Вы побили 10♣ картой Д♣",
-                            "Вася: «Пас»", "Бот Петрович: «Пас»"], log
+        assert log[-6:] == ["Бот Петрович: ход 7♣", "Бот Сёма: ход 10♦", "Вы побили 10♣ картой Д♣",
+                            "Вася: «Пас»", "Бот Петрович: «Пас»", "Бито: карты ушли в отбой"], log
+        f = step(page, f, last={"seat": 1, "type": "attack", "card": "9C"}, defender=3)
+        step(page, f, last={"seat": 3, "type": "take", "closed": "take"}, defender=4)
+        assert page.evaluate("window.__table.log").pop() == "Бот Петрович забирает карты"
         assert page.locator("#g-log-list li").count() == 3  # folded: the last few
         page.screenshot(path=str(screenshot_dir / "table_ui_move_log_folded_phone.png"))
         page.click("#g-log-toggle")
-        assert page.locator("#g-log-list li").count() == len(log)
+        assert page.locator("#g-log-list li").count() == len(page.evaluate("window.__table.log"))
         assert page.get_attribute("#g-log-toggle", "aria-expanded") == "true"
         page.screenshot(path=str(screenshot_dir / "table_ui_move_log_open_phone.png"))
         page.keyboard.press("Escape")

@@ -81,6 +81,10 @@ export function noteFrame(prev, before, f) {
     } else {
       add(lastText(v), (S.seats[l.seat] || {}).bot ? "bot" : "move");
     }
+    if (prev && l.closed === "bito") add(T.round_bito, "round");
+    else if (prev && l.closed === "take" && prev.defender != null) {
+      add(prev.defender === v.seat ? T.round_taken_you : fmt(T.round_taken, { name: nick(prev.defender) }), "round");
+    }
   }
   if (prev) {
     for (const s of f.seats || []) {
