@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.template import Context, Template
+from django.utils import translation
 
 from tests.game.test_table_ui_harness import harness, new_page, open_sample  # noqa: F401
 
@@ -36,9 +37,11 @@ COMPARE = """async ({rendered, trump}) => {
 }"""
 
 
-def render_card(card: str, trump: str = "") -> str:
-    return Template('{% load lobby_tags %}{% playing_card card trump=trump %}').render(
-        Context({"card": card, "trump": trump}))
+def render_card(card: str, trump: str = "", lang: str = "ru") -> str:
+    """The server's drawing in the language of the harness pages (ranks are printed in it: «В», «Д»)."""
+    with translation.override(lang):
+        return Template('{% load lobby_tags %}{% playing_card card trump=trump %}').render(
+            Context({"card": card, "trump": trump}))
 
 
 def assert_same_drawing(rows: list) -> None:
