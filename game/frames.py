@@ -19,11 +19,12 @@ from django.utils import timezone
 from durak_site import realtime
 from game import engine
 from game.engine.hints import why_not
-from game.models import Game, GameSeat
+from game.models import Game, GameEvent, GameSeat
 
 DISCONNECT_NOTICE_SECONDS = 15  # docs/RULES.md#disconnect: after 15 s offline everyone sees it
 DISCONNECT_TAKEOVER_SECONDS = 60  # docs/RULES.md#disconnect: then a bot plays his seat
 DISCONNECT_LOSE_SECONDS = 30  # docs/RULES.md#disconnect: the "lose" policy's 30 s
+BOT_PLAYED_TOLD_FOR = timedelta(minutes=10)  # a takeover that ended longer ago is old news
 
 
 class SeatRow(NamedTuple):
@@ -168,8 +169,39 @@ def frame(game: Game, state: engine.GameState, seat: int | None, seats: list[dic
 
 
 def view_frame(game: Game, seat: int | None) -> dict:
-    """The frame `seat` sees now (one query for the seats)."""
-    return frame(game, engine.GameState.from_json(game.state), seat, seat_facts(game, game_seats(game)))
+    """The frame `seat` sees now (one query for the seats; a seated viewer's also reads whether a
+    bot played his seat, `bot_played`: this frame is read on a socket's (re)connect, never per move)."""
+    out = frame(game, engine.GameState.from_json(game.state), seat, seat_facts(game, game_seats(game)))
+    if seat is not None and game.status == Game.Status.PLAYING:
+        out["bot_played"] = bot_played(game, seat)
+    return out
+
+
+def bot_played(game: Game, seat: int, now: datetime | None = None) -> dict | None:
+    """The last stretch a bot played `seat` for its absent owner (004), from the log's set_bots
+    events: {"since", "until" (None: still playing), "moves"} — so a player who comes back is told
+    for how long and how many moves were made for him. None if there was none lately."""
+    now = now or timezone.now()
+    events = (GameEvent.objects.filter(game=game, seat__isnull=True, action__type="set_bots")
+              .order_by("seq").values_list("seq", "action", "created_at"))
+    start = last = None
+    for seq, action, at in events:
+        on = seat in ((action or {}).get("seats") or [])
+        if on and start is None:
+            start = (seq, _aware(at))
+        elif not on and start is not None:
+            last, start = (start, (seq, _aware(at))), None
+    if start is not None:
+        last = (start, None)
+    if last is None:
+        return None
+    (since_seq, since), end = last
+    if end is not None and now - end[1] > BOT_PLAYED_TOLD_FOR:
+        return None
+    moves = GameEvent.objects.filter(game=game, seat=seat, source="bot", seq__gt=since_seq)
+    if end is not None:
+        moves = moves.filter(seq__lt=end[0])
+    return {"since": _iso(since), "until": _iso(end[1]) if end else None, "moves": moves.count()}
 
 
 def messages(game: Game, state: engine.GameState, seats: list[SeatRow]) -> list[realtime.Message]:

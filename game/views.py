@@ -79,6 +79,7 @@ def ui_strings() -> dict[str, str]:
         "ready_sent": _("You are ready — waiting for the others"),
         "rematch_in": _("Rematch offer: {s} s"),
         "rematch_closed": _("The rematch offer has closed"),
+        "rematch_wanted": _("Want to play again: {names}"),
         "to_lobby": _("Back to the lobby"),
         "leave_confirm_title": _("Leave the game?"),
         "leave_confirm_text": _("If you leave now, you lose this game (in pairs, your pair loses)."),
@@ -106,6 +107,8 @@ def ui_strings() -> dict[str, str]:
         # the memory aid (a table rule, off by default)
         "memory_known": _("{name} is known to hold: {cards}"),
         "memory_gone": _("Gone to the discard"),
+        "memory_known_short": _("known:"),
+        "memory_gone_short": _("discarded:"),
         # connection
         "connecting": _("Connecting…"),
         "connection_lost": _("Connection lost — reconnecting…"),
@@ -210,6 +213,37 @@ def ui_strings() -> dict[str, str]:
         "suit_C": _("clubs"),
         "your_hand": _("Your hand"),
         "table_cards": _("Cards on the table"),
+        # the move log: what happened while the player looked away (built from the frames)
+        "log_title": _("Moves"),
+        "log_open": _("Show all moves"),
+        "log_close": _("Hide the moves"),
+        "log_empty": _("No moves yet"),
+        "round_bito": _("Bito: the cards go to the discard"),
+        "round_taken": _("{name} takes the cards"),
+        "round_taken_you": _("You take the cards"),
+        # cheater mode: its sign on the table, and who caught whom
+        "cheater_sign": _("Cheater mode"),
+        "cheater_sign_help": _("Any card may be laid; others may catch a dishonest one with «Catch!»"),
+        "catch_ok": _("{name} catches {cheater} on {card}: {cheater} takes every card on the table"),
+        "catch_ok_you": _("You catch {cheater} on {card}: {cheater} takes every card on the table"),
+        "catch_ok_on_you": _("{name} catches you on {card}: you take every card on the table"),
+        "catch_bad": _("{name} accuses {card}, but it was honest: a penalty card"),
+        "catch_bad_free": _("{name} accuses {card}, but it was honest (no card left to draw as a penalty)"),
+        "catch_bad_you": _("{card} was honest: you draw a penalty card"),
+        "catch_bad_you_free": _("{card} was honest (no card left to draw as a penalty)"),
+        # a move the turn timer made for the viewer
+        "timeout_attack": _("Time ran out: {card} was played"),
+        "timeout_take": _("Time ran out: you take the cards"),
+        "timeout_pass": _("Time ran out: «Pass»"),
+        "timeout_move": _("Time ran out: a move was made for you"),
+        # bots playing a seat
+        "bot_takes_seat": _("{name} is away: a bot plays this seat"),
+        "seat_back": _("{name} is back at the table"),
+        "bot_played_for_you": _("While you were away, a bot played for you for {time} ({moves} moves)."),
+        "bot_plays_for_you": _("A bot has been playing for you for {time}: your seat is yours again."),
+        "time_min_s": _("{m} min {s} s"),
+        "time_s": _("{s} s"),
+        "rematch_play_again": _("Play again"),
     }
 
 
@@ -223,6 +257,13 @@ def _lobby_url(name: str, *args) -> str | None:
         return reverse(name, args=args)
     except NoReverseMatch:
         return None
+
+
+def rematch_ready(table) -> list[str]:
+    """Who has asked for a rematch (pressed «Сыграть ещё») while the table's rematch offer lasts."""
+    if getattr(table, "status", "") != "rematch":
+        return []
+    return [s.player.nick for s in table.seats.filter(ready=True, player__isnull=False).select_related("player")]
 
 
 def table_context(request: HttpRequest, table, game: Game | None = None, seat: int | None = None) -> dict:
@@ -246,6 +287,7 @@ def table_context(request: HttpRequest, table, game: Game | None = None, seat: i
         "table_status": getattr(table, "status", ""),
         "rematch_deadline": rematch_deadline.isoformat() if rematch_deadline else None,
         "rematch_seconds": REMATCH_SECONDS,
+        "rematch_ready": rematch_ready(table),
         "ready_url": _lobby_url("lobby:ready", table.pk),
         "room_url": _lobby_url("lobby:room", table.pk),
         "leave_url": reverse("game:leave", args=[game.pk]) if game else None,

@@ -27,6 +27,7 @@ from .rule_texts import BOT_LEVELS, RULE_LABELS, TABLE_LABELS, value_label
 
 LIST_LIMIT = 60
 INVITES_KEY = services.INVITES_KEY
+VARIANT_NAMED_PRESETS = ("classic", "perevodnoy")  # their names already say the variant
 
 
 # ---------------------------------------------------------------- helpers
@@ -40,6 +41,8 @@ def _summary(table: Table, viewer=None) -> dict:
         "preset": preset.name if preset else _("custom rules"),
         "deck": value_label("deck_size", rules["deck_size"]),
         "variant": value_label("variant", rules["variant"]),
+        # «Классический подкидной · подкидной» says it twice: a preset named after its variant
+        "variant_in_name": bool(preset and preset.key in VARIANT_NAMED_PRESETS),
         "pairs": rules["pairs"],
         "cheater": rules["cheater"],
         "memory_aid": rules["memory_aid"],

@@ -168,7 +168,8 @@ def game_replay(request, game_id: int):
     codes = services.game_outcomes(game)
     for s in seats:
         s.outcome = services.board_outcome(codes[s.number]) if s.number in codes else None
-        s.reason_label = services.outcome_label(codes.get(s.number, ""))
+        code = codes.get(s.number, "")  # the badge already says «Победа»/«Ничья»: no «Победа победа»
+        s.reason_label = services.outcome_label(code) if code not in ("won", "draw") else ""
         s.change = deltas.get(s.player_id) if s.player_id else None
     events = list(game.events.order_by("seq").only("seq", "seat", "action"))
     try:

@@ -71,12 +71,14 @@ def test_two_players_chat_and_react_and_a_moderator_deletes_and_mutes_while_the_
             "Привет! <b>жирный</b> <script>alert(1)</script>", "Удачи всем"]
         assert page_w.get_by_role("button", name="Good game!").count() == 1
         # "hide this player" lasts for the browser: still hidden after a reload
+        page_b.locator(".chat-msg").first.locator(".chat-menu-btn").click()  # hide and report: in its «⋯» menu
         page_b.locator(".chat-msg").first.get_by_role("button", name="Скрыть сообщения игрока").click()
         assert page_b.locator(".chat-msg.hidden-author").count() == 1
         page_b.reload()
         wait_chat(page_b)
         assert page_b.locator(".chat-msg.hidden-author .chat-text").inner_text() == "Сообщение скрытого вами игрока"
         page_b.click("#chat-toggle")
+        page_b.locator(".chat-msg").first.locator(".chat-menu-btn").click()
         page_b.locator(".chat-msg").first.get_by_role("button", name="Снова показывать сообщения игрока").click()
         assert page_b.locator(".chat-msg.hidden-author").count() == 0
         # a socket that blinks resyncs: what was written meanwhile is there after the reconnect
@@ -102,6 +104,7 @@ def test_two_players_chat_and_react_and_a_moderator_deletes_and_mutes_while_the_
         assert page_b.locator(".chat-msg .chat-text").last.inner_text() == "ты с***"  # masked by default
         # Борис reports it with a reason
         last = page_b.locator(".chat-msg").last
+        last.locator(".chat-menu-btn").click()
         last.get_by_role("button", name="Пожаловаться").click()
         last.locator(".chat-report-form input").fill("оскорбление")
         last.get_by_role("button", name="Отправить жалобу").click()

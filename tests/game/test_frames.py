@@ -64,3 +64,30 @@ def test_the_seats_a_move_reads_with_its_lock_are_those_a_fresh_read_gives():
     assert locked.seats == frames.game_seats(Game.objects.get(pk=game.pk))
     assert [s.left_at is not None for s in locked.seats] == [False, True, False]
     assert [s.disconnected_at is not None for s in locked.seats] == [False, False, True]
+
+
+def test_a_player_who_comes_back_is_told_how_long_a_bot_played_for_him():
+    a, b = make_player(), make_player()
+    game = services.start_game(make_table(humans=[a, b], disconnect_policy="bot").pk)
+    assert frames.view_frame(Game.objects.get(pk=game.pk), 1)["bot_played"] is None
+    services.takeover(game.pk, 1)
+    ongoing = frames.view_frame(Game.objects.get(pk=game.pk), 1)["bot_played"]
+    assert ongoing["since"] and ongoing["until"] is None
+    services.hand_back(game.pk, a)
+    told = frames.view_frame(Game.objects.get(pk=game.pk), 1)["bot_played"]
+    assert told["since"] == ongoing["since"] and told["until"] >= told["since"] and told["moves"] == 0
+    assert frames.view_frame(Game.objects.get(pk=game.pk), 2)["bot_played"] is None  # not his seat
+    assert "bot_played" not in frames.view_frame(Game.objects.get(pk=game.pk), None)  # spectators: nothing
+
+
+def test_the_table_page_says_who_asked_for_a_rematch(rf):
+    from game.views import rematch_ready
+    from lobby.models import Seat, Table
+
+    a, b = make_player("Вера"), make_player()
+    table = make_table(humans=[a, b])
+    assert rematch_ready(table) == []
+    Table.objects.filter(pk=table.pk).update(status="rematch")
+    Seat.objects.filter(table=table, player=a).update(ready=True)
+    Seat.objects.filter(table=table, player=b).update(ready=False)
+    assert rematch_ready(Table.objects.get(pk=table.pk)) == ["Вера"]

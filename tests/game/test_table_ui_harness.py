@@ -206,7 +206,7 @@ def test_hints_off_second_tap_on_the_table_card_chooses_the_target(page, harness
 def test_an_unplayable_card_is_explained_before_anything_is_sent(page, harness):
     open_sample(page, harness, "podkidnoy4")
     page.click("#g-hand .card[data-card='JS']")
-    assert toast(page) == "Карта J♠ не бьёт ни одну карту на столе"
+    assert toast(page) == "Карта В♠ не бьёт ни одну карту на столе"
     assert sent(page) == []
     open_sample(page, harness, "throw_in")
     page.click("#g-hand .card[data-card='JS']")
@@ -307,9 +307,9 @@ def test_result_screen_for_everyone(page, harness, name, main):
     assert page.inner_text("#g-result-main") == main
     assert page.locator("#g-controls button").count() == 0
     if name == "result_left":
-        assert page.inner_text("#g-result-reason") == "Причина: Коля вышел из партии"
+        assert page.inner_text("#g-result-reason") == "Причина: выход из партии (Коля)"
         # the list says what happened to him, not «дурак» (and never a red "1.")
-        assert page.inner_text("#g-result-list li[data-seat='2'] .o-what") == "вышел из игры"
+        assert page.inner_text("#g-result-list li[data-seat='2'] .o-what") == "выход из игры"
 
 
 def test_english_table(browser, harness):

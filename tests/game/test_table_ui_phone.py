@@ -88,8 +88,8 @@ def last_move_line(page, frame: dict, seat: int, kind: str, **fields) -> str:
         "defend": "Вы побили 7♦ картой 8♦", "take": "Вы берёте", "attack": "Вы сыграли 8♦",
         "transfer": "Вы перевели, показав козырь 8♦", "swap_trump": "Вы поменяли козырь",
     }, {
-        "defend": "Вася побил 7♦ картой 8♦", "take": "Вася берёт", "attack": "Вася: ход 8♦",
-        "transfer": "Вася перевёл, показав козырь 8♦", "swap_trump": "Вася поменял козырь",
+        "defend": "Вася: 7♦ побита картой 8♦", "take": "Вася берёт", "attack": "Вася: ход 8♦",
+        "transfer": "Вася: перевод, показан козырь 8♦", "swap_trump": "Вася: козырь обменян",
     }),
     ("en", {
         "defend": "You beat 7♦ with 8♦", "take": "You take", "attack": "You played 8♦",
@@ -173,7 +173,7 @@ def test_the_result_shows_each_outcome_the_rating_change_and_updates_the_header(
     page.wait_for_selector("#g-result:not([hidden])")
     rows = page.eval_on_selector_all("#g-result-list li", "els => els.map(e => e.innerText.replace(/\\s+/g, ' ').trim())")
     assert rows[0] == "Маша (Вы) не дурак +15 → 1015"
-    assert "Вася вышел из игры −15 → 985" in rows
+    assert "Вася выход из игры −15 → 985" in rows
     assert any(r.startswith("Бот Сёма дурак") for r in rows)
     assert page.inner_text("#site-rating") == "1015"
     page.wait_for_timeout(2500)  # the «Дурак!» / well-played moment is over

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote
 
 import pytest
@@ -137,7 +138,22 @@ def test_editing_rules_resets_ready_and_non_hosts_cannot(client_for, table, host
 def test_rules_page_in_russian_and_english(client, lang, phrase):
     client.cookies["django_language"] = lang
     html = client.get(reverse("lobby:rules")).content.decode()
-    assert phrase in html and "000" in html and "004" in html
+    assert phrase in html
+
+
+@pytest.mark.parametrize("lang,heading", [("ru", "Как играть в дурака"), ("en", "How to play durak")])
+def test_the_rules_page_speaks_to_players_not_developers(client, lang, heading):
+    """No provenance codes (000–004), no «Источники», no server talk, no «Переводной 2» quotes."""
+    client.cookies["django_language"] = lang
+    html = client.get(reverse("lobby:rules")).content.decode()
+    text = re.sub(r"<[^>]+>", " ", html.split("<main", 1)[-1])
+    assert heading in text
+    assert not re.search(r"\b00[0-4]\b", text), re.findall(r".{40}\b00[0-4]\b.{20}", text)
+    for word in ("Источник", "Source", "сервер", "server", "Переводной 2", "Perevodnoy 2"):
+        assert word not in text, word
+    assert 'class="card-examples"' in html and "settings-table" in html
+    if lang == "en":
+        assert "«" not in text and "each for himself" not in text
 
 
 def test_every_table_links_to_a_summary_of_its_settings(client, table):
@@ -180,3 +196,21 @@ def test_quick_play_sends_a_visitor_to_sign_up_and_back_to_the_lobby(client):
     assert response.status_code == 302
     assert response["Location"].startswith(reverse(settings.LOGIN_URL))
     assert f"next={quote(reverse('lobby:index'), safe='')}" in response["Location"]
+
+
+def test_the_waiting_room_docks_panel_buttons_above_the_room(client, table):
+    """The chat's button sits in the page's flow above the room (never floating over «Встать»), outside
+    the fragment htmx swaps, so it survives every action."""
+    html = client.get(reverse("lobby:table", args=[table.pk])).content.decode()
+    dock = html.find("data-panel-dock")
+    assert 0 < dock < html.find('id="room"')
+
+
+def test_the_table_list_says_the_variant_once_and_titles_custom_tables(client, make_player):
+    services.create_table(make_player("anna"), preset="perevodnoy")
+    services.create_table(make_player("boris"), variant="perevodnoy", cheater=True)  # custom rules
+    client.cookies["django_language"] = "ru"
+    html = client.get(reverse("lobby:index")).content.decode().split('id="table-list"', 1)[1].split("</footer")[0]
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html.split("site-footer")[0]))
+    assert text.count("ереводной") == 2, text  # the preset's title, and the custom table's variant
+    assert "Свои правила" in text and "свои правила" not in text

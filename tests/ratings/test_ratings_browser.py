@@ -88,9 +88,9 @@ def test_the_replay_steps_plays_and_jumps_to_a_round(transactional_db, asgi_live
         page.keyboard.press("ArrowRight")
         assert "2 из" in page.locator(".rp-pos").inner_text()
         page.select_option("select[data-act=round]", index=2)
-        assert caption.inner_text().startswith("Раунд 3")
+        assert caption.inner_text().startswith("Кон 3")
         page.get_by_role("button", name="В конец").click()
-        assert page.locator(".rp-name", has_text="выиграл").count() == 2
+        assert page.locator(".rp-name", has_text="победа").count() == 2
         page.screenshot(path=str(screenshot_dir / "ratings-replay-end.png"), full_page=True)
         page.get_by_role("button", name="К раздаче").click()
         page.get_by_role("button", name="Смотреть").click()

@@ -24,4 +24,4 @@ def test_the_history_and_the_replay_say_who_did_not_return(client):
     replay = client.get(reverse("ratings:replay", args=[game_id]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "did not return in time" in replay and "resign" not in replay.split("<ul class=\"rt-players\">")[1][:800]
     ru = client.get(reverse("ratings:history", args=["tester"]), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
-    assert "не вернулся вовремя" in ru
+    assert "неявка после обрыва связи" in ru

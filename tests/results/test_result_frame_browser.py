@@ -47,7 +47,7 @@ def test_the_stayer_sees_plus_15_and_his_new_rating_arrive_on_his_socket(transac
                                "=== '1015'", timeout=10_000)
         dialog = page.inner_text("#g-result")
         assert "+15 → 1015" in dialog, dialog
-        assert "вышел" in dialog.lower() or "left" in dialog.lower(), dialog  # Boris left
+        assert "выход" in dialog.lower() or "left" in dialog.lower(), dialog  # Boris left
         page.screenshot(path=str(screenshot_dir / "results-dialog-phone.png"), full_page=True)
     finally:
         context.close()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.template import Context, Template
+from django.utils import translation
 
 from tests.game.test_table_ui_harness import harness, new_page, open_sample  # noqa: F401
 
@@ -36,9 +37,11 @@ COMPARE = """async ({rendered, trump}) => {
 }"""
 
 
-def render_card(card: str, trump: str = "") -> str:
-    return Template('{% load lobby_tags %}{% playing_card card trump=trump %}').render(
-        Context({"card": card, "trump": trump}))
+def render_card(card: str, trump: str = "", lang: str = "ru") -> str:
+    """The server's drawing in the language of the harness pages (ranks are printed in it: «В», «Д»)."""
+    with translation.override(lang):
+        return Template('{% load lobby_tags %}{% playing_card card trump=trump %}').render(
+            Context({"card": card, "trump": trump}))
 
 
 def assert_same_drawing(rows: list) -> None:
@@ -125,7 +128,7 @@ def test_the_rules_page_shows_card_examples_drawn_like_the_table_on_a_phone(
         assert examples.count() == 3
         rendered = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
             '.card-examples .card:not(.back)')].map((e) => [e.dataset.card, e.outerHTML]))""")
-        assert set(rendered) == {"QS", "7H", "10H", "KC", "6S", "8D", "8C"}
+        assert set(rendered) == {"QS", "7H", "10H", "KC", "6S", "7C", "10D", "8D", "8C"}
         # the spades in the examples carry the trump mark, as on the table with spades trumps
         rows = page.evaluate(COMPARE, {"rendered": rendered, "trump": "S"})
         for row in rows:  # the extra layout classes (def, trump-card) are the page's, the card is cardEl's

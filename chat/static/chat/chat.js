@@ -2,7 +2,8 @@
 // The page has one socket per table: this script listens on it (the table client announces it with
 // a "table-socket" event) instead of opening a second one. It is a classic script, run where the
 // panel is included, so it listens before the page's modules open the socket.
-// Everything a player wrote is put in the page with textContent only: no markup, no links.
+// Everything a player wrote is put in the page with textContent only: no markup; a web address
+// becomes a link built node by node (linkify), its domain shown, never from the text as HTML.
 
 (() => {
 const root = document.getElementById("chat");
@@ -12,7 +13,11 @@ const $ = (id) => document.getElementById(id);
 const wide = window.matchMedia("(min-width: 1100px)");
 
 const S = { ws: null, version: -1, messages: [], read: false, write: false, manage: false, me: null,
-  muted: null, unread: 0, open: false, hidden: new Set(loadHidden()) };
+  muted: null, unread: 0, open: false, hidden: new Set(loadHidden()), pending: null };
+const MAX_LEN = 200;  // chat.services' limit: the counter shows it
+const EMOJI_BASE = root.dataset.emojiBase || "";
+T.message_menu = root.dataset.menuLabel || "{nick}";
+T.you = root.dataset.you || "";  // the reactions drawn as images: no colour-emoji font needed
 
 // ---------------------------------------------------------------- the socket
 // The table client announces each socket it opens ("table-socket" on document, game/static/game/
@@ -43,6 +48,7 @@ function onFrame(msg) {
       if (msg.version <= S.version) break; // already in the state this socket resynced from
       S.version = msg.version;
       S.messages.push(msg.message);
+      if (msg.message.author_id === S.me && S.pending !== null && msg.message.text !== undefined) S.pending = null;
       if (S.messages.length > 50) S.messages.shift();
       appendMessage(msg.message);
       if (!S.open && !S.hidden.has(msg.message.author_id) && msg.message.author_id !== S.me) setUnread(S.unread + 1);
@@ -55,7 +61,7 @@ function onFrame(msg) {
       break;
     case "chat_reaction": floatReaction(msg); break;
     case "chat_reported": showError(T.reported, "ok"); break;
-    case "chat_error": showError(msg.message || T.errors[msg.code] || msg.code); break;
+    case "chat_error": restorePending(); showError(msg.message || T.errors[msg.code] || msg.code); break;
     default: break;
   }
 }
@@ -156,18 +162,68 @@ function appendMessage(m, scroll = true) {
   head.append(who, " ", time);
   const text = document.createElement("p");
   text.className = "chat-text";
-  text.textContent = hidden ? T.hidden_message : m.text;
+  if (hidden) text.textContent = T.hidden_message;
+  else text.append(...linkify(m.text));
   li.append(head, text);
-  if (m.author_id !== S.me) {
-    const tools = document.createElement("div");
-    tools.className = "chat-tools";
-    tools.append(button(hidden ? T.show_author : T.hide_author, "chat-hide", () => toggleHidden(m.author_id)));
-    if (!hidden) tools.append(button(T.report, "chat-report", () => openReport(li, m)));
-    li.append(tools);
-  }
+  if (m.author_id !== S.me) head.append(messageMenu(li, m, hidden));
   renderEmpty();
   log.append(li);
   if (scroll) scrollDown();
+}
+
+const URL_RE = /\bhttps?:\/\/[^\s<>"']+/gi;
+
+/** A message's text as nodes: plain text, and each web address as a link that shows its domain,
+ *  opens apart from the game and passes no rank to the site (rel nofollow noopener ugc). */
+function linkify(text) {
+  const out = [];
+  let at = 0;
+  for (const match of String(text).matchAll(URL_RE)) {
+    let raw = match[0].replace(/[.,!?;:)»]+$/, "");  // a sentence's end is not part of the address
+    let url;
+    try { url = new URL(raw); } catch (e) { continue; }
+    if (url.protocol !== "http:" && url.protocol !== "https:") continue;
+    if (match.index > at) out.push(document.createTextNode(text.slice(at, match.index)));
+    const a = document.createElement("a");
+    a.href = url.href;
+    a.rel = "nofollow noopener ugc";
+    a.target = "_blank";
+    a.className = "chat-link";
+    const rest = (url.pathname === "/" ? "" : url.pathname) + url.search;
+    a.textContent = url.hostname + (rest.length > 24 ? rest.slice(0, 23) + "…" : rest);
+    a.title = url.href;
+    out.push(a);
+    at = match.index + raw.length;
+  }
+  if (at < text.length) out.push(document.createTextNode(text.slice(at)));
+  return out;
+}
+
+/** «Скрыть сообщения игрока» and «Пожаловаться» behind one small button per message. */
+function messageMenu(li, m, hidden) {
+  const wrap = document.createElement("span");
+  wrap.className = "chat-menu-wrap";
+  const btn = button("⋯", "chat-menu-btn", () => {
+    const open = menu.hidden;
+    for (const other of document.querySelectorAll(".chat-menu:not([hidden])")) other.hidden = true;
+    for (const other of document.querySelectorAll(".chat-menu-btn[aria-expanded=true]")) other.setAttribute("aria-expanded", "false");
+    menu.hidden = !open;
+    btn.setAttribute("aria-expanded", String(open));
+    if (open) menu.querySelector("button").focus();
+  });
+  btn.setAttribute("aria-haspopup", "true");
+  btn.setAttribute("aria-expanded", "false");
+  btn.setAttribute("aria-label", fmt(T.message_menu, { nick: m.nick }));
+  const menu = document.createElement("div");
+  menu.className = "chat-menu";
+  menu.hidden = true;
+  menu.append(button(hidden ? T.show_author : T.hide_author, "chat-hide", () => toggleHidden(m.author_id)));
+  if (!hidden) menu.append(button(T.report, "chat-report", () => { menu.hidden = true; openReport(li, m); }));
+  menu.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") { e.stopPropagation(); menu.hidden = true; btn.setAttribute("aria-expanded", "false"); btn.focus(); }
+  });
+  wrap.append(btn, menu);
+  return wrap;
 }
 
 function button(label, cls, onClick) {
@@ -220,23 +276,71 @@ function reactionText(key) {
   return T.phrases[key] || "";
 }
 
+/** A reaction's face: the emoji as an image (shipped with the site), a phrase as text. */
+function reactionNodes(key) {
+  if (key.startsWith("emoji_") && EMOJI_BASE && T.emoji[key.slice(6)]) {
+    const img = document.createElement("img");
+    img.src = `${EMOJI_BASE}${key.slice(6)}.svg`;
+    img.alt = T.emoji[key.slice(6)];
+    img.className = "chat-emoji-img";
+    img.width = img.height = 28;
+    return [img];
+  }
+  return [document.createTextNode(reactionText(key))];
+}
+
 function floatReaction(msg) {
   if (S.hidden.has(msg.author_id)) return;
   const text = reactionText(msg.key);
   if (!text) return;
+  logReaction(msg);
   const layer = $("chat-floats");
   const el = document.createElement("div");
   el.className = "chat-float" + (msg.key.startsWith("emoji_") ? " emoji" : "");
-  el.textContent = text;
-  // over his seat: the game table's pod, or his seat in the waiting room (he has no game seat there)
+  el.append(...reactionNodes(msg.key));
+  // beside his seat: the game table's pod, or his seat in the waiting room (he has no game seat there);
+  // above the pod's name, so it never covers his cards, and never on top of another bubble
   const anchor = (msg.seat != null && document.querySelector(`.pod[data-seat="${Number(msg.seat)}"]`))
     || document.querySelector(`#room .seat[data-player="${Number(msg.author_id)}"]`) || $("chat-toggle");
   const r = anchor.getBoundingClientRect();
-  el.style.left = `${Math.round(r.left + r.width / 2)}px`;
-  el.style.top = `${Math.round(r.top + r.height / 3)}px`;
+  const id = anchor.querySelector(".pod-id");
+  const below = id ? id.getBoundingClientRect().bottom : r.bottom;
+  el.style.left = `${Math.round(Math.min(window.innerWidth - 60, Math.max(60, r.left + r.width / 2)))}px`;
+  el.style.top = `${Math.round(below + 4)}px`;
   el.dataset.author = String(msg.author_id);
   layer.append(el);
+  const half = el.getBoundingClientRect().width / 2;  // on screen, whole
+  el.style.left = `${Math.round(Math.min(window.innerWidth - half - 4, Math.max(half + 4, r.left + r.width / 2)))}px`;
+  const up = !!anchor.closest("#g-mypod");  // his own seat sits above his hand: the bubble goes up
+  if (up) el.style.top = `${Math.round(r.top - el.getBoundingClientRect().height - 4)}px`;
+  for (let tries = 0; tries < 6 && overlapsAnother(el); tries++) {
+    const h = el.getBoundingClientRect().height + 4;
+    el.style.top = `${parseFloat(el.style.top) + (up ? -h : h)}px`;
+  }
   setTimeout(() => el.remove(), 3200);
+}
+
+function overlapsAnother(el) {
+  const a = el.getBoundingClientRect();
+  return [...$("chat-floats").children].some((o) => {
+    if (o === el) return false;
+    const b = o.getBoundingClientRect();
+    return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  });
+}
+
+/** A reaction also leaves a line in the chat's log (it floats only for a moment). */
+function logReaction(msg) {
+  if (!S.read) return;
+  const li = document.createElement("li");
+  li.className = "chat-reaction" + (msg.author_id === S.me ? " mine" : "");
+  const who = document.createElement("b");
+  who.className = "chat-nick";
+  who.textContent = msg.nick || (msg.author_id === S.me ? T.you : "");
+  li.append(who, ": ", ...reactionNodes(msg.key));
+  renderEmpty();
+  $("chat-log").append(li);
+  scrollDown();
 }
 
 function buildQuick() {
@@ -245,7 +349,8 @@ function buildQuick() {
     box.append(button(text, "chat-phrase", () => send({ type: "chat_react", key })));
   }
   for (const [key, emoji] of Object.entries(T.emoji)) {
-    const b = button(emoji, "chat-emoji", () => send({ type: "chat_react", key: `emoji_${key}` }));
+    const b = button("", "chat-emoji", () => send({ type: "chat_react", key: `emoji_${key}` }));
+    b.append(...reactionNodes(`emoji_${key}`));
     b.setAttribute("aria-label", emoji);
     box.append(b);
   }
@@ -280,7 +385,7 @@ function setOpen(open, focus = false) {
 
 // A page may offer a dock for panels' buttons (the game table's bar: [data-panel-dock]). There the
 // button sits in the page's own row of controls, so it never covers a card or an action button;
-// without a dock (the waiting room) it floats in the corner.
+// the waiting room docks it above the room, outside the fragment htmx swaps; without a dock it floats.
 function dock() {
   const place = document.querySelector("[data-panel-dock]");
   if (!place) return;
@@ -295,9 +400,23 @@ function onKey(e) {
   if (e.key === "Escape" && S.open && !wide.matches) setOpen(false, true);
 }
 
+/** On a phone the open sheet covers the hand: when the player's turn comes (the table marks it on
+ *  #game), the sheet closes so the clock and the cards are in sight. */
+function closeOnTurn() {
+  const game = document.getElementById("game");
+  if (!game) return;
+  let was = game.classList.contains("my-turn");
+  new MutationObserver(() => {
+    const mine = game.classList.contains("my-turn");
+    if (mine && !was && S.open && !wide.matches) setOpen(false);
+    was = mine;
+  }).observe(game, { attributes: true, attributeFilter: ["class"] });
+}
+
 function setup() {
   buildQuick();
   dock();
+  closeOnTurn();
   setOpen(wide.matches);
   wide.addEventListener("change", (e) => setOpen(e.matches));
   $("chat-toggle").addEventListener("click", () => setOpen(!S.open, true));
@@ -305,18 +424,32 @@ function setup() {
   root.addEventListener("keydown", onKey);
   $("chat-toggle").addEventListener("keydown", onKey);
   const input = $("chat-input");
-  input.addEventListener("input", () => {
-    const left = 200 - input.value.length;
-    $("chat-count").textContent = left <= 30 ? fmt(T.chars_left, { n: left }) : "";
-  });
+  input.addEventListener("input", count);
   $("chat-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const text = input.value.trim();
     if (!text) return;
-    if (send({ type: "chat_send", text })) { input.value = ""; $("chat-count").textContent = ""; }
+    // the box clears at once; a refusal (too fast, too long) puts the text back (restorePending)
+    if (send({ type: "chat_send", text })) { S.pending = text; input.value = ""; count(); }
   });
+  count();
   $("chat-spectators").addEventListener("change", (e) => send({ type: "chat_settings", spectators: e.target.value }));
   $("chat-profanity").addEventListener("change", (e) => send({ type: "chat_settings", profanity_filter: e.target.checked }));
+}
+
+/** The characters typed of the 200 allowed, always in sight while typing. */
+function count() {
+  const n = $("chat-input").value.length;
+  const el = $("chat-count");
+  el.textContent = n ? `${n}/${MAX_LEN}` + (MAX_LEN - n <= 30 ? ` · ${fmt(T.chars_left, { n: MAX_LEN - n })}` : "") : "";
+  el.classList.toggle("near", MAX_LEN - n <= 30);
+}
+
+/** A message the server refused goes back into the box (unless he already typed something new). */
+function restorePending() {
+  const input = $("chat-input");
+  if (S.pending !== null && !input.value) { input.value = S.pending; count(); input.focus(); }
+  S.pending = null;
 }
 
 // ---------------------------------------------------------------- the waiting room

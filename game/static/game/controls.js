@@ -35,6 +35,7 @@ export function send(action) {
   clearError();
   S.inflight = { id: msg.id, action, at: Date.now(), version: S.version, msg };
   S.sentById.set(msg.id, action);
+  S.lastSent = { action, version: S.version };  // movelog.js tells his moves from the clock's
   S.selected = null;
   S.pending = null;
   S.mode = null;

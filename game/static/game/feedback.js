@@ -14,7 +14,8 @@ export function toast(text, kind = "info") {
   el.className = "g-toast " + kind;
   el.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { el.hidden = true; }, kind === "error" ? 4200 : 2600);
+  const ms = kind.includes("notice") ? 5200 : kind === "error" ? 4200 : 2600;  // a notice is read, not glanced at
+  toastTimer = setTimeout(() => { el.hidden = true; }, ms);
 }
 
 /** A valid move was made: an old refusal must not stay on screen next to it. */

@@ -3,9 +3,11 @@
 import { label } from "./cards.js";
 import { clearError, refuse } from "./feedback.js";
 import { captureRects } from "./motion.js";
+import { noteFrame } from "./movelog.js";
 import { movedOnCheck } from "./navigation.js";
 import { sounds } from "./sound.js";
 import { CFG, ERR, S, T, analyze, fmt, usesOf } from "./state.js";
+import { refreshRematch } from "./result.js";
 import { render } from "./view.js";
 
 export function onFrame(msg, arrived = Date.now()) {
@@ -22,7 +24,7 @@ export function onFrame(msg, arrived = Date.now()) {
     case "lobby":
       // no game to show (it ended and the table went back to waiting): the table page shows the room
       if (!S.view) { setTimeout(() => location.assign(CFG.table_url), 300); break; }
-      if (S.view.phase === "over") movedOnCheck();
+      if (S.view.phase === "over") { movedOnCheck(); refreshRematch(); }
       break;
     default: break;
   }
@@ -47,6 +49,7 @@ function onState(f, arrived) {
   }
   if (typeof f.version === "number" && f.version < S.version) return; // stale
   const prev = S.view;
+  const before = { version: S.version, deadline: S.deadline, deadlineKind: S.deadlineKind, seats: S.seats };
   const from = prev ? captureRects() : null;
   S.frame = f;
   S.view = f.result && f.view.result ? { ...f.view, result: { ...f.view.result, ...f.result } } : f.view;
@@ -84,6 +87,7 @@ function onState(f, arrived) {
     const r = f.view.result, me = f.view.seat;
     if (me != null && prev) sounds.play((r.losers || []).includes(me) || r.loser === me ? "lose" : "win");
   }
+  noteFrame(prev, before, f);
   render(prev, from);
 }
 

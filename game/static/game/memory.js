@@ -7,6 +7,15 @@
 import { SUITS, SUIT_SYMBOL, label, sortHand, suitOf } from "./cards.js";
 import { T, fmt, nick } from "./state.js";
 
+/** A chip group's visible caption (the full sentence stays in its title and aria-label). */
+function caption(text) {
+  const el = document.createElement("span");
+  el.className = "mem-label";
+  el.setAttribute("aria-hidden", "true");
+  el.textContent = text;
+  return el;
+}
+
 /** Whether this game's rules show the memory aid. */
 export function memoryOn(v) { return !!(v.rules && v.rules.memory_aid); }
 
@@ -17,6 +26,7 @@ export function knownEl(v, n) {
   if (!cards || !cards.length) return null;
   const box = document.createElement("div");
   box.className = "pod-known";
+  box.appendChild(caption(T.memory_known_short));  // what the chips mean, readable on a phone too
   const sorted = sortHand(cards, v.trump);
   for (const c of sorted) {
     const chip = document.createElement("span");
@@ -40,6 +50,7 @@ export function goneEl(v) {
   for (const c of v.gone) count[suitOf(c)] += 1;
   const box = document.createElement("div");
   box.className = "mem-gone";
+  box.appendChild(caption(T.memory_gone_short));
   const parts = [];
   for (const s of SUITS) {
     const item = document.createElement("span");

@@ -76,6 +76,10 @@ export function renderResult(v) {
   const reasonKey = "reason_" + (r.reason || "");
   const who = (r.left && r.left[0]) ?? (r.timed_out && r.timed_out[0]) ?? r.loser ?? losers[0];
   $("g-result-reason").textContent = !r.outcomes && T[reasonKey] ? fmt(T.reason, { reason: fmt(T[reasonKey], { name: nick(who) }) }) : "";
+  // the order players went out (the engine keeps it): «Порядок выхода: Вася, Оля, Коля»
+  const order = (v.out || []).filter((n) => !losers.includes(n));
+  $("g-result-order").textContent = order.length > 1 ? fmt(T.finish_order, {  // one winner: nothing to order
+    names: order.map((n, i) => `${i + 1}. ${nick(n)}`).join(", ") }) : "";
   const rated = r.rated !== false;
   const list = $("g-result-list");
   list.replaceChildren();
@@ -107,7 +111,7 @@ export function renderResult(v) {
   const rb = $("g-rematch");
   const canRematch = me != null && CFG.ready_url && !S.rematchSent && !rematchClosed();
   rb.hidden = !canRematch;
-  rb.textContent = `${T.rematch} · ${T.ready}`;
+  rb.textContent = T.rematch_play_again;
   $("g-to-lobby").href = CFG.lobby_url || "/";
   if (wasHidden && canRematch) rb.focus({ preventScroll: true });
   updateRematchInfo();
@@ -125,10 +129,30 @@ function updateHeaderRating(r) {
 
 function rematchClosed() { return S.rematchDeadline && S.clock.now() > S.rematchDeadline; }
 
+/** Who has asked for a rematch: the table page's config says it; a change at the table (a lobby
+ *  event on the socket) reads it again. */
+let fetching = false;
+export function refreshRematch() {
+  if (!CFG.table_url || fetching || CFG.harness) return;
+  fetching = true;
+  fetch(CFG.table_url, { credentials: "same-origin" })
+    .then((r) => (r.ok ? r.text() : ""))
+    .then((html) => {
+      const el = new DOMParser().parseFromString(html, "text/html").getElementById("table-config");
+      if (!el) return;  // the table moved on: navigation.js takes the page there
+      S.rematchReady = JSON.parse(el.textContent).rematch_ready || [];
+      updateRematchInfo();
+    })
+    .catch(() => { /* the next lobby event tries again */ })
+    .finally(() => { fetching = false; });
+}
+
 export function updateRematchInfo() {
   const info = $("g-rematch-info");
   const v = S.view;
   if (!v || !v.result) return;
+  const who = $("g-rematch-who");
+  if (who) who.textContent = S.rematchReady.length && !rematchClosed() ? fmt(T.rematch_wanted, { names: S.rematchReady.join(", ") }) : "";
   if (S.rematchSent) { info.textContent = T.ready_sent; return; }
   if (!S.rematchDeadline || v.seat == null) { info.textContent = ""; return; }
   const left = Math.ceil((S.rematchDeadline - S.clock.now()) / 1000);

@@ -13,6 +13,7 @@ export function loadPage(doc = document) {
   ERR = read("table-errors");
   S.gameId = CFG.game_id;
   S.rematchDeadline = CFG.rematch_deadline ? Date.parse(CFG.rematch_deadline) : null;
+  S.rematchReady = CFG.rematch_ready || [];
 }
 
 export const fmt = (s, vars = {}) => String(s ?? "").replace(/\{(\w+)\}/g, (m, k) => (k in vars ? vars[k] : m));
@@ -44,6 +45,7 @@ export const S = {
   deadlineLen: 0,
   resultAt: 0,
   rematchSent: false,
+  rematchReady: [],     // nicks who asked for a rematch (the table page's config, refreshed on lobby news)
   rematchDeadline: null,
   closedChecked: false,
   prevTurnMine: false,
@@ -53,6 +55,8 @@ export const S = {
   prefs: { hints: true, quick: true, sound: false },
   sent: [],             // harness: the messages a real page would have sent
   sentById: new Map(),
+  lastSent: null,       // {action, version} of the last move this page sent
+  botPlayedTold: false, // the returning player was told a bot played for him
 };
 
 export function nick(n) {

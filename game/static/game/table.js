@@ -12,6 +12,7 @@ import { bindControls, resendUnacknowledged } from "./controls.js";
 import { tick } from "./countdown.js";
 import { banner } from "./feedback.js";
 import { onFrame } from "./frames.js";
+import { bindLog, logEntries } from "./movelog.js";
 import { sounds } from "./sound.js";
 import { CFG, S, T, loadPage, store } from "./state.js";
 import { render } from "./view.js";
@@ -22,6 +23,7 @@ S.prefs = { hints: store.get("hints", true), quick: store.get("quick", true), so
 sounds.enabled = S.prefs.sound;
 S.clock = new Clock(CFG.server_now);
 bindControls();
+bindLog();
 setInterval(tick, 200);
 window.addEventListener("resize", () => { if (S.view) render(); });
 
@@ -31,6 +33,7 @@ window.__table = {
   get sent() { return S.sent; },
   get selected() { return S.selected; },
   get pending() { return S.pending; },
+  get log() { return logEntries(); },
   receive(frame) { if (CFG.harness) onFrame(frame, Date.now()); },
   dropSocket() { if (S.conn && S.conn.ws) S.conn.ws.close(4000); }, // as if the network blinked
   loseNextSend() { // as if the message died with the process that received it

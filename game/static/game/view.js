@@ -1,8 +1,9 @@
 // Rendering: every element of the table drawn from S (the last frame and the player's choices).
 // Pure DOM output; input handlers live in controls.js.
 
-import { backEl, cardEl, label, rankOf, suitOf } from "./cards.js";
+import { backEl, cardEl, cardName, label } from "./cards.js";
 import { renderHand } from "./hand.js";
+import { catchText, renderLog } from "./movelog.js";
 import { goneEl, knownEl } from "./memory.js";
 import { animateClear, animateDeal, flipIn } from "./motion.js";
 import { renderResult } from "./result.js";
@@ -12,7 +13,6 @@ import { sounds } from "./sound.js";
 
 const $ = (id) => document.getElementById(id);
 
-export function cardName(c) { return `${rankOf(c)} ${T["suit_" + suitOf(c)] || ""}`.trim(); }
 
 export function render(prev = null, from = null) {
   const v = S.view;
@@ -32,6 +32,7 @@ export function render(prev = null, from = null) {
   renderControls(v);
   renderStatus(v);
   renderResult(v);
+  renderLog();
   if (prev && from) animateClear(prev, v, from);
   if (first && isFreshDeal(v)) { animateDeal(v); sounds.play("deal"); }
   tick();
@@ -353,7 +354,7 @@ export function lastText(v) {
     case "take": return say("last_take", {});
     case "pass": return say("last_pass", {});
     case "swap_trump": return say("last_swap", {});
-    case "catch": return say(l.caught ? "last_catch_ok" : "last_catch_bad", { card });
+    case "catch": return catchText(v, l);  // who caught whom, and what it cost
     default: return "";
   }
 }
@@ -386,4 +387,6 @@ function renderStatus(v) {
   $("g-hint").textContent = hintText(v);
   const watching = $("g-watching");
   if (watching) watching.hidden = v.seat != null || v.phase === "over";
+  const sign = $("g-cheater-sign");  // cheater mode is on: any card may be laid, so watch the table
+  if (sign) sign.hidden = !((v.cheater && v.cheater.enabled) || (v.rules && v.rules.cheater));
 }

@@ -1,5 +1,5 @@
 // Replay player: steps through frames precomputed by the server (the game is over, every hand is shown).
-import { cardEl, label } from "../game/cards.js";
+import { cardEl, cardName, label } from "../game/cards.js";
 
 const root = document.getElementById("replay");
 const frames = JSON.parse(document.getElementById("replay-frames").textContent);
@@ -20,7 +20,8 @@ function card(c, extra = "") {
   if (!c) return document.createElement("span");
   const el = cardEl(c, { trump: frames[i] ? frames[i].trump : null });
   el.classList.add("rp-card", ...extra.split(" ").filter(Boolean));
-  el.setAttribute("aria-label", c);
+  el.setAttribute("aria-label", cardName(c));
+  el.setAttribute("role", "img");
   return el;
 }
 

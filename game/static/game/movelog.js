@@ -1,0 +1,136 @@
+// The move log: the last moves in words, built from the frames as they arrive, so what happened
+// while the player looked away (a bot's quick moves, moves during the deal, a catch, a seat a bot
+// took over) can be read back. Nothing here comes from anywhere but the public frames.
+
+import { label } from "./cards.js";
+import { toast } from "./feedback.js";
+import { S, T, fmt, nick } from "./state.js";
+import { lastText } from "./view.js";
+
+const MAX = 60;
+const SHOWN = 3;  // lines the folded log shows
+const entries = [];  // {text, kind}
+let open = false;
+const $ = (id) => document.getElementById(id);
+
+export function logEntries() { return entries.map((e) => e.text); }
+
+function add(text, kind = "move") {
+  if (!text) return;
+  entries.push({ text, kind });
+  if (entries.length > MAX) entries.splice(0, entries.length - MAX);
+}
+
+/** Who caught whom and what it cost, from the viewer's side (a catch event: cheater, caught, penalty). */
+export function catchText(v, l) {
+  const me = v.seat;
+  const card = l.card ? label(l.card) : "";
+  if (l.caught) {
+    const cheater = l.cheater === me ? T.you : nick(l.cheater);
+    if (l.seat === me) return fmt(T.catch_ok_you, { cheater, card });
+    if (l.cheater === me) return fmt(T.catch_ok_on_you, { name: nick(l.seat), card });
+    return fmt(T.catch_ok, { name: nick(l.seat), cheater, card });
+  }
+  const free = l.penalty === false;
+  if (l.seat === me) return fmt(free ? T.catch_bad_you_free : T.catch_bad_you, { card });
+  return fmt(free ? T.catch_bad_free : T.catch_bad, { name: nick(l.seat), card });
+}
+
+/** A move the turn timer made for the viewer: the clock, not «Вы сыграли». */
+function timeoutText(l) {
+  if (l.type === "attack" && l.card) return fmt(T.timeout_attack, { card: label(l.card) });
+  if (l.type === "take") return T.timeout_take;
+  if (l.type === "pass") return T.timeout_pass;
+  return T.timeout_move;
+}
+
+/** Was the viewer's own last move one the clock made? He sent no move at the version it answers,
+ *  it was his turn, and the turn's deadline had passed when the frame came. */
+function byClock(prev, before, v) {
+  const l = v.last;
+  if (!prev || !l || v.seat == null || l.seat !== v.seat) return false;
+  const sent = S.lastSent;
+  if (sent && sent.version === before.version && sent.action.type === l.type) return false;
+  if ((S.seats[v.seat] || {}).bot) return false;  // a bot plays his seat: not the clock
+  if (before.deadlineKind !== "turn" || !before.deadline || !(prev.turn || []).includes(v.seat)) return false;
+  return S.clock.now() >= Date.parse(before.deadline) - 1500;
+}
+
+function duration(ms) {
+  const total = Math.max(1, Math.round(ms / 1000));
+  const m = Math.floor(total / 60), s = total % 60;
+  return m ? fmt(T.time_min_s, { m, s }) : fmt(T.time_s, { s });
+}
+
+/** One frame's news for the log: the new last move, seats a bot took over or handed back, and
+ *  (on the first frame after a return) how long a bot played the viewer's seat.
+ *  `before` is what the client knew before this frame: {version, deadline, deadlineKind, seats}. */
+export function noteFrame(prev, before, f) {
+  const v = S.view;
+  const l = v.last;
+  const changed = !prev || JSON.stringify(prev.last) !== JSON.stringify(l);
+  if (changed && l && l.seat != null) {
+    if (l.type === "catch") {
+      const text = catchText(v, l);
+      add(text, "catch");
+      if (prev) toast(text, l.caught ? "notice catch" : "notice");
+    } else if (byClock(prev, before, v)) {
+      const text = timeoutText(l);
+      add(text, "clock");
+      toast(text, "notice");
+    } else {
+      add(lastText(v), (S.seats[l.seat] || {}).bot ? "bot" : "move");
+    }
+    if (prev && l.closed === "bito") add(T.round_bito, "round");
+    else if (prev && l.closed === "take" && prev.defender != null) {
+      add(prev.defender === v.seat ? T.round_taken_you : fmt(T.round_taken, { name: nick(prev.defender) }), "round");
+    }
+  }
+  if (prev) {
+    for (const s of f.seats || []) {
+      const was = before.seats[s.number];
+      if (!was || s.number === v.seat) continue;
+      if (s.takeover && !was.takeover) add(fmt(T.bot_takes_seat, { name: nick(s.number) }), "seat");
+      else if (!s.takeover && was.takeover && !s.left) add(fmt(T.seat_back, { name: nick(s.number) }), "seat");
+    }
+  }
+  const bp = f.bot_played;
+  if (bp && bp.since && !S.botPlayedTold) {
+    S.botPlayedTold = true;
+    const since = Date.parse(bp.since), until = bp.until ? Date.parse(bp.until) : S.clock.now();
+    const text = bp.until ? fmt(T.bot_played_for_you, { time: duration(until - since), moves: bp.moves })
+      : fmt(T.bot_plays_for_you, { time: duration(until - since) });
+    add(text, "seat");
+    toast(text, "notice");
+  }
+}
+
+/** The log on the table: the last few lines, or all of them when opened. */
+export function renderLog() {
+  const box = $("g-log");
+  if (!box) return;
+  const list = $("g-log-list");
+  const shown = open ? entries : entries.slice(-SHOWN);
+  list.replaceChildren(...shown.map((e) => {
+    const li = document.createElement("li");
+    li.className = "log-" + e.kind;
+    li.textContent = e.text;
+    return li;
+  }));
+  box.classList.toggle("open", open);
+  box.hidden = entries.length < 2;  // one move: the hint line already says it
+  const btn = $("g-log-toggle");
+  btn.setAttribute("aria-expanded", String(open));
+  btn.textContent = open ? T.log_close : `${T.log_open} (${entries.length})`;
+  btn.hidden = entries.length <= SHOWN && !open;
+  if (open) list.scrollTop = list.scrollHeight;
+}
+
+export function bindLog() {
+  const btn = $("g-log-toggle");
+  if (!btn) return;
+  btn.addEventListener("click", () => { open = !open; renderLog(); });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && open) { open = false; renderLog(); }
+  });
+}
