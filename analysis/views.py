@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from durak_site.errors import ServiceError
+from game import access
 from game.models import Game
 from ratings.services import seat_outcomes
 
@@ -22,10 +23,14 @@ STATUS_CODES = {"analysis_login": 403, "analysis_not_over": 409, "analysis_priva
                 "analysis_too_often": 429, "game_not_found": 404}
 
 
-def _game(game_id: int) -> Game:
+def _game(request, game_id: int) -> Game:
+    """The game of the page, or 404: also a private table's game for a stranger, as its replay."""
     if not 0 < game_id <= MAX_ID:
         raise Http404
-    return get_object_or_404(Game.objects.select_related("table"), pk=game_id)
+    game = get_object_or_404(Game.objects.select_related("table"), pk=game_id)
+    if not access.may_view_game(game, request.user, access.invited_tables(request)):
+        raise Http404
+    return game
 
 
 def _names(game: Game) -> dict[int, str]:
@@ -95,12 +100,12 @@ def _page(request, game: Game, *, problem: str = "", status: int = 200):
 
 @require_GET
 def page(request, game_id: int):
-    return _page(request, _game(game_id))
+    return _page(request, _game(request, game_id))
 
 
 @require_POST
 def request_view(request, game_id: int):
-    game = _game(game_id)
+    game = _game(request, game_id)
     try:
         services.request_analysis(game.pk, request.user)
     except ServiceError as e:
@@ -127,7 +132,7 @@ def settings_view(request):
 @require_GET
 def progress(request, game_id: int):
     """The progress bar alone (htmx polls it every second); a finished analysis reloads the page."""
-    game = _game(game_id)
+    game = _game(request, game_id)
     client = str(request.user.pk) if request.user.is_authenticated else request.META.get("REMOTE_ADDR", "")
     if not services.allowed_to_poll(client):
         return HttpResponse(_("Too many requests; the page will try again."), status=429,

@@ -94,7 +94,9 @@ def test_the_endpoints_refuse_bad_input_clearly(client):
     assert client.get(reverse("analysis:progress", args=[999999])).status_code == 404
     private = _game(vera, ivan, private=True, seed=8)
     client.force_login(make_player("someone"))
-    assert client.post(reverse("analysis:request", args=[private.pk])).status_code == 403
+    # a private table's game is as missing to a stranger as one that does not exist
+    assert client.post(reverse("analysis:request", args=[private.pk])).status_code == 404
+    assert client.get(reverse("analysis:page", args=[private.pk])).status_code == 404
     assert not Analysis.objects.exists()
 
 

@@ -34,11 +34,13 @@ def _private_game(finished: bool = False):
 
 def _gets(table_id: int, game_id: int) -> dict[str, str]:
     return {"series": f"/ratings/series/{table_id}/", "game": f"/games/{game_id}/",
-            "replay": f"/ratings/games/{game_id}/"}
+            "replay": f"/ratings/games/{game_id}/", "analysis": f"/analysis/games/{game_id}/",
+            "analysis_progress": f"/analysis/games/{game_id}/progress/"}
 
 
 def _posts(table_id: int, game_id: int) -> dict[str, tuple[str, dict]]:
     return {"leave": (f"/games/{game_id}/leave/", {}),
+            "analyse": (f"/analysis/games/{game_id}/request/", {}),
             "leader": (f"/ratings/series/{table_id}/leader/", {"seat": "1"})}
 
 
