@@ -103,6 +103,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.LastSeenMiddleware",
+    "durak_site.logs.RequestContextMiddleware",  # the ids of structured log lines (LOG_FORMAT=json)
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks: turns a lock-out into its response
 ]
@@ -286,11 +287,23 @@ WHITENOISE_USE_FINDERS = True  # tests and dev serve straight from the source fo
 # Before collectstatic (dev, tests) STATIC_ROOT does not exist yet; the finders serve the files meanwhile.
 warnings.filterwarnings("ignore", message=r"No directory at: .*staticfiles", category=UserWarning)
 
+# ---- Operations: structured logs and metrics (docs/operations.md) --------------------------------------
+try:
+    LOG_FORMAT = env_choice("LOG_FORMAT", "PLAIN", ("PLAIN", "JSON"))
+    # /metrics (durak_site/metrics.py): off makes every counter a no-op (the bench_ws A/B) and the endpoint 404
+    METRICS_ENABLED = env_bool("METRICS_ENABLED", default=True)
+    METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")  # Bearer token; without one only a DEBUG site answers
+    METRICS_PORT = env_int("METRICS_PORT", default=0)  # a Celery worker serves /metrics on it (0: none)
+except ImproperEnv as exc:
+    raise SystemExit(f"Configuration error: {exc}") from None
+CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "JSON"  # Celery's own format would replace the JSON lines
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+                   "json": {"()": "durak_site.logs.JsonFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT.lower()}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
