@@ -69,6 +69,8 @@ def bind_scope(scope: dict) -> None:
     if scope.get("type") == "websocket":
         match = _TABLE_SOCKET.match(scope.get("path", ""))
         _context.set({"socket_id": new_id(), "table_id": int(match[1]) if match else None})
+    elif scope.get("type") == "http":
+        _context.set({})  # filled in by RequestContextMiddleware on its thread (the same dict)
 
 
 async def bind_socket(consumer) -> None:
@@ -102,11 +104,12 @@ class RequestContextMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         given = request.headers.get("X-Request-ID", "")
         request_id = given if _REQUEST_ID.match(given) else new_id()
-        token = _context.set({"request_id": request_id})
-        try:
-            response = self.get_response(request)
-        finally:
-            _context.reset(token)
+        ids = _context.get()
+        if ids is None or "request_id" in ids:  # no ASGI scope bound one, or a thread's earlier request
+            _context.set({"request_id": request_id})
+        else:  # the set LoopBinder made for this request: Django's own "Not Found" line is logged outside
+            ids["request_id"] = request_id  # this middleware, in the request's task, and sees it too
+        response = self.get_response(request)
         response["X-Request-ID"] = request_id
         return response
 
