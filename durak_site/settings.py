@@ -1,8 +1,9 @@
 """Django settings, all from the environment (see durak_site/env.py and README.md).
 
-With no environment at all the site runs embedded: DEBUG, SQLite, in-memory channel layer,
-local-memory cache and in-process timers. DATABASE_URL and REDIS_URL switch to Postgres,
-channels-redis, a Redis cache and Celery.
+With no environment at all the site runs embedded: a development key over plain HTTP, SQLite,
+in-memory channel layer, local-memory cache and in-process timers, and the site's own error pages
+(DEBUG=1 asks for Django's debug pages). DATABASE_URL and REDIS_URL switch to Postgres, channels-redis,
+a Redis cache and Celery; DEBUG=0 is production.
 """
 
 from __future__ import annotations
@@ -41,8 +42,11 @@ def _secret_key(debug: bool) -> str:
 
 
 try:
-    DEBUG = env_bool("DEBUG", default=True)
-    SECRET_KEY = _secret_key(DEBUG)
+    # DEBUG unset: a developer's machine (the development key, plain HTTP) that still shows the site's
+    # own 404/500 pages in the player's language; DEBUG=1 adds Django's debug pages; DEBUG=0 is production.
+    _DEVELOPMENT = env_bool("DEBUG", default=True)
+    DEBUG = env_bool("DEBUG", default=False)
+    SECRET_KEY = _secret_key(_DEVELOPMENT)
     ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
     CSRF_TRUSTED_ORIGINS = env_origins("CSRF_TRUSTED_ORIGINS", [])
     _DATABASE = env_database(
@@ -56,12 +60,12 @@ try:
     # Behind N reverse proxies (a PaaS router, a load balancer) the client address is the Nth
     # X-Forwarded-For entry from the right; 0 trusts no header (direct connections).
     TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", default=0)
-    _SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
-    _SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", default=not DEBUG)
-    _CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", default=not DEBUG)
-    _SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31536000)
-    _SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
-    _SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+    _SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not _DEVELOPMENT)
+    _SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", default=not _DEVELOPMENT)
+    _CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", default=not _DEVELOPMENT)
+    _SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", default=0 if _DEVELOPMENT else 31536000)
+    _SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not _DEVELOPMENT)
+    _SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=not _DEVELOPMENT)
     _CHAT_RETENTION_DAYS = env_int("CHAT_RETENTION_DAYS", default=30)
     LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))
 except ImproperEnv as exc:
