@@ -71,14 +71,16 @@ def _too_many() -> HttpResponse:
 
 def healthz(request: HttpRequest) -> HttpResponse:
     """200 when the database, Redis (when configured) and the deadline sweeper (beat, or this process's
-    ticker) are alive; 503 with the reasons otherwise."""
+    ticker) are alive; 503 with the reasons otherwise. ``?process=1`` leaves the sweeper out: a
+    container's liveness probe must not restart web processes because beat stopped."""
     if not _probes.take():
         return _too_many()
     checks: dict[str, str] = {"database": "ok"}
     reasons: list[str] = []
     for name, check, applies in (("database", health.check_database, True),
                                  ("redis", health.check_redis, bool(settings.REDIS_URL)),
-                                 ("timers", health.check_sweeper, health.sweeper_expected())):
+                                 ("timers", health.check_sweeper,
+                                  health.sweeper_expected() and not request.GET.get("process"))):
         if not applies:
             continue
         reason = check()

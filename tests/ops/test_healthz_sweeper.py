@@ -60,3 +60,11 @@ def test_the_embedded_ticker_is_checked_in_the_process_that_runs_it(client, sett
     finally:
         health._noted.update(at=0.0, here=False)
         cache.delete(health.SWEEP_KEY)
+
+
+def test_a_liveness_probe_leaves_the_sweeper_out(client, celery_timers):
+    """A container's probe restarts web processes that fail it: beat's stop must not restart them."""
+    cache.set(health.SWEEP_KEY, time.time() - 30)
+    assert client.get("/healthz").status_code == 503
+    response = client.get("/healthz?process=1")
+    assert response.status_code == 200 and "timers" not in response.json()
