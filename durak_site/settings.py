@@ -254,6 +254,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Django's hashers, plus one for recovery keys (140 random bits: accounts/hashers.py explains why a
+# few PBKDF2 rounds suffice); staff passwords keep the first, Django's default.
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "accounts.hashers.RecoveryKeyHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
 # Staff logins (/admin/login/) through django-axes: after AXES_FAILURE_LIMIT failures from one
 # address for one nick, that pair is locked out for AXES_COOLOFF_TIME (attempts are logged in the
 # admin). Players' restore is throttled by accounts.services instead, so axes watches the admin only.
