@@ -35,7 +35,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 
 log = logging.getLogger(__name__)
 
-MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
+MULTIPROCESS = "PROMETHEUS_MULTIPROC_DIR" in os.environ  # prometheus-client's own test: set at all
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1.0, 2.5, 5.0)
 LATENESS_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0)

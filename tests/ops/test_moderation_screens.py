@@ -31,7 +31,7 @@ def _club():
     rights = chat.access(table.pk, rude, game_seat=2)
     message = chat.post_message(table.pk, rude, "ты играешь как бот, уходи", rights, seat=2)
     Report.objects.create(message=message, reporter=vera, reason="Оскорбление")
-    for n in range(5):
+    for _n in range(5):
         game = finished_game_row(ratings_table(seats_count=2), [vera, oleg],
                                  {"loser": 2, "losers": [2], "winners": [1]})
         ratings.record_game_result(game)
