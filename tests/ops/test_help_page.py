@@ -21,10 +21,16 @@ def test_the_help_page_is_linked_from_the_header_in_the_players_language(client,
 
 @pytest.mark.browser
 def test_the_help_page_reads_on_a_phone(live_server, browser, screenshot_dir):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="ru-RU",
-                                  extra_http_headers={"Accept-Language": "ru"})
+    from tests.conftest import login_browser_context
+    from tests.game.helpers import make_player
+
+    context = login_browser_context(browser, live_server.url, make_player("Помощник"), mobile=True)
     page = context.new_page()
-    page.goto(f"{live_server.url}/help/")
+    page.goto("/help/")
+    for link in page.locator(".site-nav a").all():  # every link of the header's nav shows whole
+        if link.is_visible():
+            box = link.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (link.inner_text(), box)
     page.get_by_role("link", name="Таймеры").click()
     assert page.locator("#help-6").is_visible()
     width = page.evaluate("document.documentElement.scrollWidth")
