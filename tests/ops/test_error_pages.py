@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from django.test import RequestFactory
 from django.utils import translation
-from django.views.defaults import server_error
+
+from durak_site.views import server_error
 
 pytestmark = pytest.mark.django_db
 
@@ -22,9 +23,16 @@ def test_a_mistyped_address_shows_the_site_404_in_the_players_language(client, l
 
 
 def test_the_500_page_is_the_sites_own_and_translated():
+    """handler500: an error that is not a full connection pool gets the site's own page."""
     request = RequestFactory().get("/")
-    with translation.override("ru"):
-        page = server_error(request).content.decode()
+    try:
+        raise ValueError("boom")
+    except ValueError:
+        with translation.override("ru"):
+            response = server_error(request)
+        with translation.override("en"):
+            english = server_error(request).content.decode()
+    page = response.content.decode()
+    assert response.status_code == 500
     assert "Что-то пошло не так" in page and 'lang="ru"' in page
-    with translation.override("en"):
-        assert "Something went wrong" in server_error(request).content.decode()
+    assert "Something went wrong" in english
