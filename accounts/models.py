@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib.auth.hashers import check_password as check_hash
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
 from django.db import models
 from django.db.models.functions import Lower
@@ -71,9 +72,7 @@ class Player(AbstractBaseUser, PermissionsMixin):
         a key hash is never "upgraded" to the default hasher (Django's setter would)."""
         if not (raw_password and keys.is_well_formed(raw_password) and hashers.available()):
             return super().check_password(raw_password)
-        from django.contrib.auth.hashers import check_password
-
-        correct = check_password(raw_password, self.password)
+        correct = check_hash(raw_password, self.password)
         if correct and not hashers.is_key_hash(self.password):
             self.set_password(raw_password)
             self._password = None

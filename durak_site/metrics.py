@@ -28,10 +28,21 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable
+from wsgiref.simple_server import WSGIRequestHandler, make_server
 
 from django.conf import settings
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import (
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
 from prometheus_client.core import GaugeMetricFamily, Metric
+
+from durak_site import health
 
 log = logging.getLogger(__name__)
 
@@ -148,8 +159,6 @@ def deadline_fired(kind: str, late_ms: float) -> None:
 
 def sweep_done() -> None:
     """A sweep ran: counted here, and its time recorded for /healthz (durak_site.health)."""
-    from durak_site import health
-
     health.note_sweep()
     if enabled():
         SWEEPS.inc()
@@ -177,8 +186,6 @@ def gauge_family(name: str, documentation: str, labels: list[str] | None = None)
 
 
 def _site_readers() -> Iterable[Metric]:
-    from durak_site import health
-
     age = health.last_sweep_age()
     family = GaugeMetricFamily("durak_timers_last_sweep_age_seconds", "Seconds since the last deadline sweep "
                                "(beat's, run by a worker, or the in-process ticker's); -1: none recorded.")
@@ -207,8 +214,6 @@ class _ProcessRegistry:
     """This process's own metrics (no multiprocess directory)."""
 
     def collect(self) -> Iterable[Metric]:
-        from prometheus_client import REGISTRY
-
         yield from REGISTRY.collect()
 
 
@@ -216,8 +221,6 @@ def exposition(club: bool = True) -> bytes:
     """The text a scrape gets: this container's processes (or this process), plus the club's numbers."""
     registry = CollectorRegistry(auto_describe=False)
     if MULTIPROCESS:
-        from prometheus_client import multiprocess
-
         multiprocess.MultiProcessCollector(registry)
     else:
         registry.register(_ProcessRegistry())
@@ -241,8 +244,6 @@ def forget_dead_processes() -> int:
     directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if not directory or not os.path.isdir(directory):
         return 0
-    from prometheus_client import multiprocess
-
     dead = 0
     for name in os.listdir(directory):
         if not name.startswith("gauge_live") or not name.endswith(".db"):
@@ -260,7 +261,6 @@ def forget_dead_processes() -> int:
 
 def serve_in_thread(port: int, host: str = "0.0.0.0") -> threading.Thread:  # noqa: S104 (a container's port)
     """A worker's /metrics on ``port`` (token-protected like the site's), in a daemon thread."""
-    from wsgiref.simple_server import WSGIRequestHandler, make_server
 
     class Quiet(WSGIRequestHandler):
         def log_message(self, *args) -> None:  # every scrape would log a line
