@@ -94,13 +94,16 @@ def check_sweeper() -> str | None:
 
 
 def celery_queue_depth() -> dict[str, int] | None:
-    """Tasks waiting in the broker's default queue (Redis list ``celery``); None without Celery."""
+    """Tasks waiting in each queue (a Redis list per queue: the default ``celery`` and those of
+    CELERY_TASK_ROUTES, e.g. ``analysis``); None without Celery."""
     if settings.TIMERS_BACKEND != "celery" or not settings.REDIS_URL:
         return None
     import redis
 
+    queues = ["celery", *sorted({route["queue"] for route in getattr(settings, "CELERY_TASK_ROUTES", {}).values()
+                                 if "queue" in route} - {"celery"})]
     client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=2, socket_connect_timeout=2)
     try:
-        return {"celery": int(client.llen("celery"))}
+        return {queue: int(client.llen(queue)) for queue in queues}
     finally:
         client.close()

@@ -61,6 +61,7 @@ def test_the_club_numbers_are_read_at_scrape_time(client, production):
     got = samples(text)
     assert got[("durak_games", (("state", "playing"),))] == 1
     assert got[("durak_games", (("state", "finished"),))] == 0
+    assert got[("durak_analyses", (("state", "queued"),))] == 0  # the analysis app's reader
     assert 2.5 < got[("durak_timers_last_sweep_age_seconds", ())] < 30
     cache.delete(health.SWEEP_KEY)
 

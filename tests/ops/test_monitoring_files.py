@@ -12,7 +12,8 @@ from durak_site import metrics
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCKER = ROOT / "docker"
-CLUB = {"durak_games", "durak_timers_last_sweep_age_seconds", "durak_celery_queue_length"}  # read at scrape
+CLUB = {"durak_games", "durak_analyses", "durak_timers_last_sweep_age_seconds",  # read at scrape
+        "durak_celery_queue_length"}
 
 
 def exported() -> set[str]:
