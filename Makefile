@@ -18,6 +18,8 @@ $(VENV)/.installed: pyproject.toml
 
 run: $(VENV)/.installed
 	$(PY) manage.py migrate --noinput
+	@# the embedded SQLite file in write-ahead-log mode: a commit is one append, readers never wait for it
+	@[ -n "$$DATABASE_URL" ] || $(PY) -c "import sqlite3; sqlite3.connect('db.sqlite3').execute('PRAGMA journal_mode=WAL')"
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 test: $(VENV)/.installed

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from django.contrib.auth.hashers import check_password as check_hash
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from . import hashers, keys
 from .nicks import skeleton
 
 
@@ -56,6 +58,26 @@ class Player(AbstractBaseUser, PermissionsMixin):
 
     def __str__(self) -> str:
         return self.nick
+
+    def set_password(self, raw_password: str | None) -> None:
+        """A recovery key gets the key hasher (accounts/hashers.py), anything else Django's default."""
+        if raw_password is not None and keys.is_well_formed(raw_password) and hashers.available():
+            self.password = hashers.hash_key(raw_password)
+            self._password = raw_password
+            return
+        super().set_password(raw_password)
+
+    def check_password(self, raw_password: str) -> bool:
+        """A key stored with the full cost is re-hashed with the key hasher once it is proven right;
+        a key hash is never "upgraded" to the default hasher (Django's setter would)."""
+        if not (raw_password and keys.is_well_formed(raw_password) and hashers.available()):
+            return super().check_password(raw_password)
+        correct = check_hash(raw_password, self.password)
+        if correct and not hashers.is_key_hash(self.password):
+            self.set_password(raw_password)
+            self._password = None
+            self.save(update_fields=["password"])
+        return correct
 
     def save(self, *args, **kwargs) -> None:
         self.nick_skeleton = skeleton(self.nick)

@@ -36,6 +36,8 @@ from django.conf import settings
 from django.db import transaction
 from redis import asyncio as aioredis
 
+from durak_site import logs, metrics
+
 log = logging.getLogger(__name__)
 
 Message = tuple[str, dict]  # (group name, channel-layer event)
@@ -83,6 +85,7 @@ class LoopBinder:
     async def __call__(self, scope, receive, send):
         global _server_loop
         _server_loop = asyncio.get_running_loop()  # daphne has one loop; a test runner one per test
+        logs.bind_scope(scope)  # this connection's task: its socket id in structured logs
         return await self.app(scope, receive, send)
 
 
@@ -242,22 +245,26 @@ def _hold_seconds() -> float:
     return float(settings.REALTIME_HOLD_AFTER_COMMIT)
 
 
-async def _send_held(messages: list[Message]) -> None:
+async def _send_held(messages: list[Message], move_started: float | None = None) -> None:
     hold = _hold_seconds()
     if hold:
         await asyncio.sleep(hold)
     await send_now(messages)
+    metrics.published(messages)
+    metrics.move_published(move_started)
 
 
-def send(messages: Iterable[Message]) -> None:
+def send(messages: Iterable[Message], move_started: float | None = None) -> None:
     """Send now, from sync code, without waiting for the layer (logged if it fails)."""
     messages = list(messages)
     if messages:
-        submit(_send_held(messages))
+        submit(_send_held(messages, move_started))
 
 
 def send_on_commit(messages: Iterable[Message]) -> None:
-    """Send `messages` once the current transaction commits (at once outside a transaction)."""
+    """Send `messages` once the current transaction commits (at once outside a transaction). The
+    frames of a player's move carry its clock (durak_site.metrics: received to published)."""
     messages = list(messages)
     if messages:
-        transaction.on_commit(lambda: send(messages))
+        started = metrics.move_clock() if any(m.get("type") == "game.frame" for _g, m in messages) else None
+        transaction.on_commit(lambda: send(messages, started))

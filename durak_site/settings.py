@@ -1,8 +1,9 @@
 """Django settings, all from the environment (see durak_site/env.py and README.md).
 
-With no environment at all the site runs embedded: DEBUG, SQLite, in-memory channel layer,
-local-memory cache and in-process timers. DATABASE_URL and REDIS_URL switch to Postgres,
-channels-redis, a Redis cache and Celery.
+With no environment at all the site runs embedded: a development key over plain HTTP, SQLite,
+in-memory channel layer, local-memory cache and in-process timers, and the site's own error pages
+(DEBUG=1 asks for Django's debug pages). DATABASE_URL and REDIS_URL switch to Postgres, channels-redis,
+a Redis cache and Celery; DEBUG=0 is production.
 """
 
 from __future__ import annotations
@@ -41,8 +42,11 @@ def _secret_key(debug: bool) -> str:
 
 
 try:
-    DEBUG = env_bool("DEBUG", default=True)
-    SECRET_KEY = _secret_key(DEBUG)
+    # DEBUG unset: a developer's machine (the development key, plain HTTP) that still shows the site's
+    # own 404/500 pages in the player's language; DEBUG=1 adds Django's debug pages; DEBUG=0 is production.
+    _DEVELOPMENT = env_bool("DEBUG", default=True)
+    DEBUG = env_bool("DEBUG", default=False)
+    SECRET_KEY = _secret_key(_DEVELOPMENT)
     ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
     CSRF_TRUSTED_ORIGINS = env_origins("CSRF_TRUSTED_ORIGINS", [])
     _DATABASE = env_database(
@@ -56,12 +60,12 @@ try:
     # Behind N reverse proxies (a PaaS router, a load balancer) the client address is the Nth
     # X-Forwarded-For entry from the right; 0 trusts no header (direct connections).
     TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", default=0)
-    _SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
-    _SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", default=not DEBUG)
-    _CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", default=not DEBUG)
-    _SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31536000)
-    _SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
-    _SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+    _SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not _DEVELOPMENT)
+    _SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", default=not _DEVELOPMENT)
+    _CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", default=not _DEVELOPMENT)
+    _SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", default=0 if _DEVELOPMENT else 31536000)
+    _SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not _DEVELOPMENT)
+    _SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=not _DEVELOPMENT)
     _CHAT_RETENTION_DAYS = env_int("CHAT_RETENTION_DAYS", default=30)
     LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))
 except ImproperEnv as exc:
@@ -103,6 +107,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.LastSeenMiddleware",
+    "durak_site.logs.RequestContextMiddleware",  # the ids of structured log lines (LOG_FORMAT=json)
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks: turns a lock-out into its response
 ]
@@ -249,6 +254,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Django's hashers, plus one for recovery keys (140 random bits: accounts/hashers.py explains why a
+# few PBKDF2 rounds suffice); staff passwords keep the first, Django's default.
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "accounts.hashers.RecoveryKeyHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
 # Staff logins (/admin/login/) through django-axes: after AXES_FAILURE_LIMIT failures from one
 # address for one nick, that pair is locked out for AXES_COOLOFF_TIME (attempts are logged in the
 # admin). Players' restore is throttled by accounts.services instead, so axes watches the admin only.
@@ -286,11 +301,23 @@ WHITENOISE_USE_FINDERS = True  # tests and dev serve straight from the source fo
 # Before collectstatic (dev, tests) STATIC_ROOT does not exist yet; the finders serve the files meanwhile.
 warnings.filterwarnings("ignore", message=r"No directory at: .*staticfiles", category=UserWarning)
 
+# ---- Operations: structured logs and metrics (docs/operations.md) --------------------------------------
+try:
+    LOG_FORMAT = env_choice("LOG_FORMAT", "PLAIN", ("PLAIN", "JSON"))
+    # /metrics (durak_site/metrics.py): off makes every counter a no-op (the bench_ws A/B) and the endpoint 404
+    METRICS_ENABLED = env_bool("METRICS_ENABLED", default=True)
+    METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")  # Bearer token; without one only a DEBUG site answers
+    METRICS_PORT = env_int("METRICS_PORT", default=0)  # a Celery worker serves /metrics on it (0: none)
+except ImproperEnv as exc:
+    raise SystemExit(f"Configuration error: {exc}") from None
+CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "JSON"  # Celery's own format would replace the JSON lines
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+                   "json": {"()": "durak_site.logs.JsonFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT.lower()}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},

@@ -7,6 +7,8 @@ from . import views
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
+    path("metrics", views.metrics_view, name="metrics"),
+    path("help/", views.help_page, name="help"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),

@@ -17,11 +17,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections.abc import Callable
 
 from django.conf import settings
 
-from durak_site import realtime
+from durak_site import metrics, realtime
 from durak_site.celery import app as celery_app
 from durak_site.db import in_thread
 from game import engine
@@ -64,7 +65,10 @@ def decide(level: str, view: dict, seed: str) -> dict | None:
     in that seat would)."""
     if not view["legal"]:
         return None
-    return choose_action(level, view, random.Random(seed))
+    started = time.perf_counter()
+    action = choose_action(level, view, random.Random(seed))
+    metrics.bot_decided(level, time.perf_counter() - started)
+    return action
 
 
 def schedule_moves(game_id: int, version: int, seats: list[int], run: Callable[[int, int, int], object]) -> None:

@@ -33,7 +33,7 @@ from django.utils import translation
 
 from accounts import services as accounts_services
 from accounts import sessions
-from durak_site import realtime
+from durak_site import metrics, realtime
 from durak_site.db import in_thread
 from game import access, services, shutdown, socket_count, socket_hooks, socket_limits
 from game.errors import ServiceError, message_for
@@ -479,12 +479,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if shutdown.stopping:  # this process is stopping: the client resends it to the next one
             await self.close(code=shutdown.SERVICE_RESTART)
             return
+        metrics.move_received()
         self.busy += 1
         try:
             try:
                 self.generation, reason, applied = await in_thread(_checked_move)(
                     self.session_key, self.user, self.generation, self.game_id, version, msg_id, content.get("action"))
             except ServiceError as exc:
+                metrics.move_refused(exc.code)
                 await self._error(None if exc.code == "bad_id" else msg_id, exc.code)  # never echo a bad id
                 if exc.code in ("stale_version", "game_finished", "not_seated", "left_game"):
                     await self._resync()
@@ -492,6 +494,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             if reason is not None:
                 await self._end(reason)
                 return
+            metrics.move_applied(applied.duplicate)
             await self.send_json({"type": "ack", "id": msg_id, "version": applied.version,
                                   "duplicate": applied.duplicate})
             if applied.duplicate:  # a resend after a reconnect: that move's frames may have died with a process
@@ -543,6 +546,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         try:
             await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+            metrics.socket_message_sent()
         except Disconnected:
             self.closing = True
 

@@ -16,10 +16,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import threading
 import weakref
 from typing import Protocol
 
-from durak_site import realtime
+from durak_site import metrics, realtime
 from game.timers import is_server_process
 
 log = logging.getLogger(__name__)
@@ -41,21 +42,36 @@ stopping = False
 
 def track(socket: Closable) -> None:
     """A socket opened on this process; on the first call, install the signal handlers (in daphne's
-    process, on its loop: the handlers run there)."""
+    process, on its loop: the handlers run there). Never raises: a socket must open whatever the
+    process allows."""
     global _installed
-    _sockets.add(socket)
+    if socket not in _sockets:
+        _sockets.add(socket)
+        metrics.socket_opened()
     if not _installed:
         _installed = True
-        if not is_server_process():
-            return  # a test runner or a shell: its signals are its own
-        loop = asyncio.get_running_loop()
+        if is_server_process():  # a test runner or a shell: its signals are its own
+            _install(asyncio.get_running_loop())
+
+
+def _install(loop: asyncio.AbstractEventLoop) -> None:
+    """Only the main thread may set signal handlers: `manage.py runserver` serves from another one (its
+    autoreloader keeps the main thread), and there the development server's own Ctrl+C stops it."""
+    if threading.current_thread() is not threading.main_thread():
+        log.info("graceful stop not installed: the server does not run on the main thread")
+        return
+    try:
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda signum, frame: loop.call_soon_threadsafe(_begin, loop))
+    except (ValueError, OSError, RuntimeError):
+        log.warning("graceful stop not installed", exc_info=True)
 
 
 def forget(socket: Closable) -> None:
     """The socket's disconnect() ran."""
-    _sockets.discard(socket)
+    if socket in _sockets:
+        _sockets.discard(socket)
+        metrics.socket_closed()
 
 
 def _begin(loop: asyncio.AbstractEventLoop) -> None:

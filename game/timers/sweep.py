@@ -12,6 +12,7 @@ from django.db import connection, transaction
 from django.db.models import DurationField, ExpressionWrapper, F, Q, QuerySet
 from django.db.models.functions import Now
 
+from durak_site import metrics
 from game.models import Game, GameSeat
 from game.timers.base import (
     awaited_bot_seats,
@@ -140,10 +141,12 @@ def sweep(limit: int = 500, full: bool = True) -> list[Fired]:
             _note_fired(result)
             backoff.mark(key)  # harmless when the service moved the row on (a new key next time)
     backoff.prune()
+    metrics.sweep_done()
     return fired
 
 
 def _note_fired(result: Fired) -> None:
+    metrics.deadline_fired(result.kind, result.late_ms)
     level = logging.WARNING if result.late_ms > 2000 and result.kind in ("turn", "check", "countdown") else \
         logging.DEBUG
     logger.log(level, "timers: fired %s %s v%s, %.0f ms late", result.kind, result.obj_id, result.version,

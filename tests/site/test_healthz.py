@@ -37,7 +37,8 @@ def test_unreachable_redis_makes_it_unhealthy(client, settings):
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
     response = client.get("/healthz")
     assert response.status_code == 503
-    assert response.json() == {"status": "error", "database": "ok", "redis": "error"}
+    assert response.json() == {"status": "error", "database": "ok", "redis": "error",
+                               "reason": "redis does not answer"}
 
 
 def test_probes_from_internal_addresses_and_plain_http_get_the_real_answer(client, settings):

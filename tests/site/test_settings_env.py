@@ -65,12 +65,18 @@ def test_manage_py_reports_the_bad_variable_too():
 
 def test_no_environment_runs_embedded():
     shown = json.loads(run({}).stdout)
-    assert shown["debug"] is True
+    assert shown["debug"] is False  # the site's own error pages; DEBUG=1 asks for Django's
+    assert shown["secure"] is False  # plain HTTP on a developer's machine
     assert shown["engine"].endswith("sqlite3")
     assert shown["layer"].endswith("InMemoryChannelLayer")
     assert shown["cache"].endswith("LocMemCache")
     assert shown["timers"] == "ticker"
     assert shown["broker"] == "memory://"
+
+
+def test_debug_1_asks_for_the_debug_pages():
+    shown = json.loads(run({"DEBUG": "1"}).stdout)
+    assert shown["debug"] is True and shown["secure"] is False
 
 
 def test_production_environment_uses_postgres_redis_and_secure_cookies():
