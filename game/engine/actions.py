@@ -70,8 +70,8 @@ def apply_action(state: GameState, seat: int, action: Any) -> GameState:
         s = GameState()
         s.__dict__ = state.__dict__.copy()
         handler(s, i, action)
-        s.moves += 1
-        if s.moves >= MAX_MOVES and s.phase != "over":
+        s.moves = m = state.moves + 1  # no handler changes moves
+        if m >= MAX_MOVES and s.phase != "over":
             set_result(s, None, [], [], True, "cap")
         return s
     except IllegalAction:
