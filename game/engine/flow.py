@@ -99,10 +99,11 @@ def defender_done(s: GameState) -> None:
     if took or not rules.auto_bito:  # docs/RULES.md#auto-bito
         elig = s.elig & ~s.passed
         hands = s.hands
-        dh = hands[s.defender]
         # room(): unbeaten cards < the defender's hand; with all beaten (not took) that is
         # "the defender holds a card", without counting either
-        if elig and len(s.atk) < s.limit and (s.dfn.count(-1) < dh.bit_count() if took else dh):
+        if elig and len(s.atk) < s.limit and (
+            s.dfn.count(-1) < hands[s.defender].bit_count() if took else hands[s.defender]
+        ):
             rmask = -1 if rules.cheater else s.rmask
             if rules.throw_in == "starter_first":  # the starter first (docs/RULES.md#throw-in-order)
                 st = s.starter
