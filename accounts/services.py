@@ -209,15 +209,15 @@ def record_address(player_id: int, address: str) -> None:
     """The address a player's table socket (or page) came from: his last one, and one row per address
     with when he used it (ratings: accounts that used one address around a game play it unrated)."""
     address = address[:64]
-    now = timezone.now()
     Player.objects.filter(pk=player_id).exclude(last_address=address).update(last_address=address)
-    if AddressUse.objects.filter(player_id=player_id, address=address).update(last_at=now):
-        return
-    try:
-        with transaction.atomic():
-            AddressUse.objects.create(player_id=player_id, address=address, first_at=now, last_at=now)
-    except IntegrityError:  # a parallel connection made the row first
-        AddressUse.objects.filter(player_id=player_id, address=address).update(last_at=now)
+    _use_address(player_id, address, timezone.now())
+
+
+def _use_address(player_id: int, address: str, now) -> None:
+    """One statement (INSERT ... ON CONFLICT DO UPDATE), safe against a parallel first use."""
+    AddressUse.objects.bulk_create([AddressUse(player_id=player_id, address=address, first_at=now, last_at=now)],
+                                   update_conflicts=True, unique_fields=["player", "address"],
+                                   update_fields=["last_at"])
 
 
 def shared_address_pairs(player_ids: list[int], since) -> set[tuple[int, int]]:
@@ -325,7 +325,9 @@ def touch_last_seen(player: Player, address: str | None = None) -> None:
     """Last seen now (at most one write per LAST_SEEN_EVERY), and the address his pages came from."""
     now = timezone.now()
     if player.last_seen is None or now - player.last_seen > LAST_SEEN_EVERY:
-        Player.objects.filter(pk=player.pk).update(last_seen=now)
+        known = bool(address) and address != "unknown"
+        # one UPDATE for both columns, then the address's row: a page costs two statements for it
+        Player.objects.filter(pk=player.pk).update(last_seen=now, **({"last_address": address[:64]} if known else {}))
         player.last_seen = now
-        if address and address != "unknown":
-            record_address(player.pk, address)
+        if known:
+            _use_address(player.pk, address[:64], now)
