@@ -46,7 +46,7 @@ def settle(table: Table, seats: list[Seat], notice: Notice | None = None, *, res
 
 
 def clear_ready(seats: list[Seat]) -> None:
-    """Every human's «Готов» off (one UPDATE, only if one is on)."""
+    """Every human's «Готово» off (one UPDATE, only if one is on)."""
     ids = [s.pk for s in seats if s.player_id is not None and s.ready]
     if ids:
         Seat.objects.filter(pk__in=ids).update(ready=False)

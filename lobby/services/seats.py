@@ -1,8 +1,8 @@
-"""Seats of the waiting room: sitting down and standing up, bots, «Готов», presence, and the seats
+"""Seats of the waiting room: sitting down and standing up, bots, «Готово», presence, and the seats
 freed after their player stayed away (docs/RULES.md#inactive-seat).
 
 - The last human leaving a waiting table closes it (its bots go too): a table of bots only would
-  sit in the lobby forever with nobody to press «Готов»; the leaver is never refused, so «Встать»
+  sit in the lobby forever with nobody to press «Готово»; the leaver is never refused, so «Встать»
   always works (docs/RULES.md#waiting-room).
 - The host is the creator; when he stands up the next human clockwise from his seat becomes host.
 - When a full pairs table loses a player it falls back to each for himself.
@@ -44,7 +44,7 @@ def stand_elsewhere(player, except_table_id=None) -> None:
 
 
 def sit(table_id, player, number) -> Table:
-    """Take free seat ``number``; if already seated here this moves seats (Готов is cleared)."""
+    """Take free seat ``number``; if already seated here this moves seats («Готово» is cleared)."""
     ensure_player_can_play(player)
     with locked_table(table_id, open_only=True) as locked:
         table, seats = locked.table, locked.seats
