@@ -159,7 +159,7 @@ def game_finished(table_id, present: list[int] = ()) -> Table | None:
                  inactive_deadline=models.Case(models.When(here, then=None), default=models.F("inactive_deadline"))))
         table.status = Table.Status.REMATCH
         table.rematch_deadline = now + timedelta(seconds=REMATCH_SECONDS)
-        bump(table, lambda: _("The game is over. Press «Ready» within 30 s for a rematch."),
+        bump(table, lambda: _("The game is over. Press “Ready” within 30 s for a rematch."),
               fields=["status", "rematch_deadline"])
         return table
 

@@ -160,7 +160,7 @@ def update_rules(table_id, by, **changes) -> Table:
 
         def notice() -> str:  # written in each language: the labels of the changes too
             what = "; ".join(_describe_changes(old_values, old_rules, rules_dict, table_values))
-            return _("%(nick)s changed the rules: %(what)s. Everyone, press «Ready» again.") % {
+            return _("%(nick)s changed the rules: %(what)s. Everyone, press “Ready” again.") % {
                 "nick": by.nick, "what": what}
 
         return settle(table, seats, notice)
