@@ -114,6 +114,11 @@ def test_waiting_room_and_lobby_on_a_phone(transactional_db, asgi_live_server, b
         # nothing wider than the screen
         overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0
+        # the longer take-back label still fits beside «Встать»
+        page.get_by_role("button", name="Готово", exact=True).click()
+        expect(page.get_by_role("button", name="Отменить готовность", exact=True)).to_be_visible()
+        page.screenshot(path=str(screenshot_dir / "lobby-waiting-room-ready-phone.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
     finally:
         ctx.close()
 
