@@ -8,6 +8,7 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from . import hashers, keys
 from .nicks import skeleton
@@ -52,7 +53,7 @@ class Player(AbstractBaseUser, PermissionsMixin):
     REQUIRED_FIELDS: list[str] = []
 
     class Meta:
-        verbose_name = _("player")
+        verbose_name = pgettext_lazy("model name (accusative)", "player")
         verbose_name_plural = _("players")
         constraints = [models.UniqueConstraint(Lower("nick"), name="player_nick_ci_unique")]
 

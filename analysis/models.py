@@ -28,6 +28,10 @@ class Analysis(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
+    class Meta:
+        verbose_name = _("game analysis")
+        verbose_name_plural = _("game analyses")
+
     def __str__(self) -> str:
         return f"analysis of game {self.game_id} ({self.status})"
 
@@ -57,6 +61,8 @@ class SeatAnalysis(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["analysis", "seat"], name="seatanalysis_unique_seat")]
         indexes = [models.Index(fields=["player", "-created_at"], name="seatanalysis_player_recent")]
+        verbose_name = _("player's analysis")
+        verbose_name_plural = _("players' analyses")
 
     def __str__(self) -> str:
         return f"{self.analysis_id}:{self.seat}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 MAX_LENGTH = 200
 
@@ -73,7 +74,7 @@ class Report(models.Model):
                                   related_name="+", verbose_name=_("closed by"))
 
     class Meta:
-        verbose_name = _("report")
+        verbose_name = pgettext_lazy("model name (accusative)", "report")
         verbose_name_plural = _("reports")
         ordering = ["created_at"]
         constraints = [models.UniqueConstraint(fields=["message", "reporter"], name="chat_one_report_per_reporter")]

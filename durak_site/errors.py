@@ -81,7 +81,7 @@ CATALOGUE = {
     "bad_preset": _("Unknown preset."),
     "unknown_setting": _("Unknown setting: %(key)s"),
     "in_game": _("You are playing at table %(name)s; finish or leave that game first."),
-    "leave_at_the_table": _("A game is running: use «Leave» at the game table (it counts as a loss)."),
+    "leave_at_the_table": _("A game is running: use “Leave” at the game table (it counts as a loss)."),
     "seat_taken": _("Seat %(n)s is taken."),
     "bad_bot_level": _("Unknown bot level: %(level)s"),
     "too_many_bots": _("At most %(n)s bots: at least one seat is for a human."),

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Game(models.Model):
@@ -44,6 +45,8 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-started_at"]
+        verbose_name = pgettext_lazy("model name (accusative)", "game")
+        verbose_name_plural = _("games")
         indexes = [models.Index(fields=["status", "deadline"], name="game_status_deadline")]
 
     def __str__(self) -> str:

@@ -56,6 +56,8 @@ class Table(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
         constraints = [
             models.CheckConstraint(condition=Q(seats_count__gte=2, seats_count__lte=6), name="table_seats_2_6"),
             models.CheckConstraint(condition=Q(turn_seconds__in=[30, 60, 90]), name="table_turn_seconds"),

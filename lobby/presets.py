@@ -22,7 +22,7 @@ PRESETS: dict[str, Preset] = {
     p.key: p
     for p in [
         Preset("classic", _("Classic podkidnoy"),
-               _("36 cards, each for himself, throw in the ranks on the table, at most 6 per round."),
+               _("36 cards, free-for-all, throw in the ranks on the table, at most 6 per round."),
                {}, source="000"),
         Preset("perevodnoy", _("Perevodnoy"),
                _("Podkidnoy plus transfers: the defender may pass the attack on with a card of the same rank."),
@@ -31,7 +31,7 @@ PRESETS: dict[str, Preset] = {
                _("Four players, seats 1 and 3 against 2 and 4; the pair that is out first wins."),
                {"pairs": True}, seats_count=4, source="000"),
         Preset("cheater", _("Cheater"),
-               _("Any card may be laid; opponents may catch a dishonest card with «Catch!»."),
+               _("Any card may be laid; opponents may catch a dishonest card with “Catch!”."),
                {"cheater": True}, source="000"),
         Preset("quartet", _("Quartet series"),
                _("Pairs 2×2 podkidnoy, the starter throws in first, a series of 30 games with standings."),

@@ -310,7 +310,7 @@ def act(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @require_POST
 def ready(request: HttpRequest, table_id: int) -> HttpResponse:
-    """«Готов» from the game table (rematch) — JSON answer; ready=0 takes it back."""
+    """«Готово» from the game table (rematch) — JSON answer; ready=0 takes it back."""
     table = _table_or_404(request, table_id)
     if not request.user.is_authenticated:
         return JsonResponse({"ok": False, "code": "login_required", "message": _("Sign in to play.")}, status=403)

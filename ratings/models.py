@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 START_RATING = 1000
 RATING_STEP = 15  # +15 for a win, -15 for a loss, 0 for a draw (docs/RULES.md#ratings)
@@ -159,7 +160,7 @@ class Series(models.Model):
                                               on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
-        verbose_name = _("series")
+        verbose_name = pgettext_lazy("model name (accusative)", "series")
         verbose_name_plural = _("series")
         ordering = ["-started_at"]
         indexes = [models.Index(fields=["table", "finished"], name="series_table_open")]
@@ -253,7 +254,7 @@ class KnownPair(models.Model):
     created_at = models.DateTimeField(_("marked at"), default=timezone.now)
 
     class Meta:
-        verbose_name = _("known pair")
+        verbose_name = pgettext_lazy("model name (accusative)", "known pair")
         verbose_name_plural = _("known pairs")
         constraints = [models.UniqueConstraint(fields=["low", "high"], name="knownpair_once"),
                        models.CheckConstraint(condition=models.Q(low__lt=models.F("high")), name="knownpair_ordered")]

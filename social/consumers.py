@@ -2,7 +2,7 @@
 found: go to the table; an invitation; a friend request), and the lobby's online list.
 
 Messages from the browser (JSON objects with "type"): `ping`; `page` {"path"} (the page this tab
-shows: arriving at a matched table presses «Готов» for him; the lobby subscribes to the online
+shows: arriving at a matched table presses «Готово» for him; the lobby subscribes to the online
 list); `search` {choices}; `cancel`; `invitation` {"id", "accept"}. Anything else gets an error
 frame and changes nothing.
 

@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 ANY = 0  # a numeric choice the player left open ("any"); the variant's "any" is ""
 
@@ -46,6 +47,8 @@ class SearchRequest(models.Model):
 
     class Meta:
         ordering = ["queued_at", "pk"]
+        verbose_name = pgettext_lazy("model name (accusative)", "search request")
+        verbose_name_plural = _("search requests")
         constraints = [
             models.UniqueConstraint(fields=["player"], condition=Q(status__in=["waiting", "matched"]),
                                     name="search_one_live_per_player"),
@@ -85,7 +88,7 @@ class Friendship(models.Model):
             models.UniqueConstraint(fields=["from_player", "to_player"], name="friendship_unique_pair"),
             models.CheckConstraint(condition=~Q(from_player=models.F("to_player")), name="friendship_not_self"),
         ]
-        verbose_name = _("friendship")
+        verbose_name = pgettext_lazy("model name (accusative)", "friendship")
         verbose_name_plural = _("friendships")
 
     def __str__(self) -> str:
@@ -104,7 +107,7 @@ class Block(models.Model):
             models.UniqueConstraint(fields=["blocker", "blocked"], name="block_unique_pair"),
             models.CheckConstraint(condition=~Q(blocker=models.F("blocked")), name="block_not_self"),
         ]
-        verbose_name = _("block")
+        verbose_name = pgettext_lazy("model name (accusative)", "block")
         verbose_name_plural = _("blocks")
 
     def __str__(self) -> str:
@@ -126,6 +129,10 @@ class Invitation(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
 
     def __str__(self) -> str:
         return f"{self.host_id} → {self.guest_id} ({self.status})"

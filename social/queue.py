@@ -6,7 +6,7 @@ never seat one player twice; a request a matcher skipped is matched by the next 
 sweep. A player has at most one live request (a partial unique constraint).
 
 A matched table is made through lobby.services (create, sit, bots); each player's site sockets are
-told to go to it. His arrival at the table page (the site socket's `page` message) presses «Готов»
+told to go to it. His arrival at the table page (the site socket's `page` message) presses «Готово»
 for him, so the lobby's 3-2-1 starts when the last one arrives. Who does not arrive within
 ARRIVE_SECONDS is dropped; the others go back to the queue at their old place (its head).
 """
@@ -272,7 +272,7 @@ def _drop_unplayable(requests: list[SearchRequest]) -> None:
 
 
 def arrived(player_id: int, table_id: int) -> bool:
-    """He opened the matched table's page: «Готов» is pressed for him (the 3-2-1 starts when the
+    """He opened the matched table's page: «Готово» is pressed for him (the 3-2-1 starts when the
     last one arrives). False when he has no match at that table (nothing changes)."""
     with transaction.atomic():
         request = (SearchRequest.objects.select_for_update()

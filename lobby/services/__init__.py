@@ -7,7 +7,7 @@ constraints (one player per table, human xor bot, unique number) back this up in
 After a committed change the table's channel-layer group hears of it (``notices``).
 
 - ``tables``: creating a table, its rules and settings, cancelling the countdown, closing, quick play;
-- ``seats``: sitting and standing, bots, «Готов», presence, seats freed after their player left;
+- ``seats``: sitting and standing, bots, «Готово», presence, seats freed after their player left;
 - ``countdown``: the countdown re-judged after each change, the lineup a game is dealt from, the
   table while its game runs and the rematch window after it;
 - ``locking``: the lock-and-check preamble of every change; ``notices``: telling a change;

@@ -46,7 +46,7 @@ def settle(table: Table, seats: list[Seat], notice: Notice | None = None, *, res
 
 
 def clear_ready(seats: list[Seat]) -> None:
-    """Every human's «Готов» off (one UPDATE, only if one is on)."""
+    """Every human's «Готово» off (one UPDATE, only if one is on)."""
     ids = [s.pk for s in seats if s.player_id is not None and s.ready]
     if ids:
         Seat.objects.filter(pk__in=ids).update(ready=False)
@@ -159,7 +159,7 @@ def game_finished(table_id, present: list[int] = ()) -> Table | None:
                  inactive_deadline=models.Case(models.When(here, then=None), default=models.F("inactive_deadline"))))
         table.status = Table.Status.REMATCH
         table.rematch_deadline = now + timedelta(seconds=REMATCH_SECONDS)
-        bump(table, lambda: _("The game is over. Press «Ready» within 30 s for a rematch."),
+        bump(table, lambda: _("The game is over. Press “Ready” within 30 s for a rematch."),
               fields=["status", "rematch_deadline"])
         return table
 

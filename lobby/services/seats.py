@@ -1,11 +1,11 @@
-"""Seats of the waiting room: sitting down and standing up, bots, «Готов», presence, and the seats
+"""Seats of the waiting room: sitting down and standing up, bots, «Готово», presence, and the seats
 freed after their player stayed away (docs/RULES.md#inactive-seat).
 
 - The last human leaving a waiting table closes it (its bots go too): a table of bots only would
-  sit in the lobby forever with nobody to press «Готов»; the leaver is never refused, so «Встать»
+  sit in the lobby forever with nobody to press «Готово»; the leaver is never refused, so «Встать»
   always works (docs/RULES.md#waiting-room).
 - The host is the creator; when he stands up the next human clockwise from his seat becomes host.
-- When a full pairs table loses a player it falls back to each for himself.
+- When a full pairs table loses a player it falls back to free-for-all.
 - Sitting down at another table stands you up from the waiting table you were at.
 """
 
@@ -44,7 +44,7 @@ def stand_elsewhere(player, except_table_id=None) -> None:
 
 
 def sit(table_id, player, number) -> Table:
-    """Take free seat ``number``; if already seated here this moves seats (Готов is cleared)."""
+    """Take free seat ``number``; if already seated here this moves seats («Готово» is cleared)."""
     ensure_player_can_play(player)
     with locked_table(table_id, open_only=True) as locked:
         table, seats = locked.table, locked.seats
@@ -125,11 +125,11 @@ def _after_leave(table: Table, seats: list[Seat], before: int, left: dict, notic
 
 
 def _pairs_fallback(table: Table, seats_before: int, seats: list[Seat]) -> Notice | None:
-    """A full pairs table that lost a player goes back to each for himself (docs/RULES.md#pairs-fallback); returns the notice."""
+    """A full pairs table that lost a player goes back to free-for-all (docs/RULES.md#pairs-fallback); returns the notice."""
     rules = table.rules or {}
     if rules.get("pairs") and seats_before >= 4 and len(occupied(seats)) < 4:
         table.rules = {**rules, "pairs": False}
-        return lambda: _("Pairs 2×2 switched off: a seat was vacated, so it is each for himself now.")
+        return lambda: _("Pairs 2×2 switched off: a seat was vacated, so it is free-for-all now.")
     return None
 
 

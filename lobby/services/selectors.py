@@ -75,7 +75,7 @@ def start_blocker(table: Table, seats: list[Seat]) -> str | None:
             return _("Waiting for every player to be connected.")
         return None
     if any(not s.ready for s in taken):
-        return _("Waiting for everyone to press «Ready».")
+        return _("Waiting for everyone to press “Ready”.")
     return None
 
 

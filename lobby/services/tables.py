@@ -3,7 +3,7 @@
 
 - The rules are set by the host or by the human in the lowest-numbered seat, per table (docs/RULES.md#rules-setter).
   The same person adds/removes bots and may cancel the countdown.
-- Every rule change clears every human's «Готов» and is written to Table.notice for all to see.
+- Every rule change clears every human's «Готово» and is written to Table.notice for all to see.
 - Pairs can be switched on only when 4 seats are all taken (a Pairs preset creates a 4-seat table
   that waits for 4 players).
 """
@@ -118,7 +118,7 @@ def create_table(host, **settings_) -> Table:
 
 
 def update_rules(table_id, by, **changes) -> Table:
-    """Change rules/table settings before the start; clears everyone's «Готов» and tells everyone."""
+    """Change rules/table settings before the start; clears everyone's «Готово» and tells everyone."""
     table_values, rule_values = _split_settings(changes)
     _check_table_settings(table_values)
     with locked_table(table_id, by, open_only=True, manage="rules") as locked:
@@ -160,7 +160,7 @@ def update_rules(table_id, by, **changes) -> Table:
 
         def notice() -> str:  # written in each language: the labels of the changes too
             what = "; ".join(_describe_changes(old_values, old_rules, rules_dict, table_values))
-            return _("%(nick)s changed the rules: %(what)s. Everyone, press «Ready» again.") % {
+            return _("%(nick)s changed the rules: %(what)s. Everyone, press “Ready” again.") % {
                 "nick": by.nick, "what": what}
 
         return settle(table, seats, notice)
@@ -194,7 +194,7 @@ def _table_value_label(key: str, value) -> str:
 
 
 def cancel_countdown(table_id, by) -> Table:
-    """The host's «Отменить»: stop the 3-2-1 and clear every human's «Готов»."""
+    """The host's «Отменить»: stop the 3-2-1 and clear every human's «Готово»."""
     with locked_table(table_id) as locked:
         table, seats = locked.table, locked.seats
         if table.status != Table.Status.COUNTDOWN:

@@ -188,10 +188,10 @@ def test_two_players_chat_in_the_waiting_room_and_the_game_keeps_the_conversatio
         page_b.keyboard.press("Escape")
         page_b.wait_for_timeout(3300)  # the reaction has floated away
         page_b.screenshot(path=str(screenshot_dir / "chat-room-phone-closed.png"))
-        page_b.get_by_role("button", name="Готов", exact=True).click()
+        page_b.get_by_role("button", name="Готово", exact=True).click()
         page_a.wait_for_selector(f"#room .seat[data-player='{b.pk}'] .ready.yes")
         assert page_a.locator(".chat-msg").count() == 2
-        page_a.get_by_role("button", name="Готов", exact=True).click()
+        page_a.get_by_role("button", name="Готово", exact=True).click()
 
         # 3-2-1, the game: each page reloads into the game table with the same conversation
         for page in pages:

@@ -339,7 +339,7 @@ def test_connection_loss_is_shown_and_the_view_comes_back_and_rematch_ready_reac
     page.wait_for_selector("#g-rematch:not([hidden])", timeout=10000)
     page.click("#g-rematch")
     page.wait_for_selector("#g-rematch-info:has-text('ждём остальных')", timeout=10000)
-    # «Готов» reached the lobby (its ready endpoint): the seat is ready, or the table already
+    # «Готово» reached the lobby (its ready endpoint): the seat is ready, or the table already
     # moved on to the countdown / a new game
     from lobby.models import Seat, Table
 
@@ -351,7 +351,7 @@ def test_connection_loss_is_shown_and_the_view_comes_back_and_rematch_ready_reac
             break
         time.sleep(0.2)
     else:
-        raise AssertionError("the rematch «Готов» did not reach the lobby")
+        raise AssertionError("the rematch «Готово» did not reach the lobby")
     page.screenshot(path=str(screenshot_dir / "table_ui_live_rematch_ready.png"))
     assert not page.errors, page.errors
     close(context)

@@ -1,4 +1,4 @@
-"""Headless Chromium: create a table, add 3 bots, press «Готов», see 3-2-1 and the game table.
+"""Headless Chromium: create a table, add 3 bots, press «Готово», see 3-2-1 and the game table.
 
 Screenshots of the lobby, the create form and the waiting room (phone and desktop) are saved to
 test-artifacts/screenshots/ for people to look at.
@@ -75,7 +75,7 @@ def test_create_table_add_three_bots_ready_countdown_and_game_starts(
         expect(page.locator(".seat-me .dot.on")).to_have_count(1, timeout=8000)  # our socket is connected
         page.screenshot(path=str(screenshot_dir / "lobby-waiting-room-desktop.png"), full_page=True)
 
-        page.get_by_role("button", name="Готов", exact=True).click()
+        page.get_by_role("button", name="Готово", exact=True).click()
         expect(page.locator(".countdown")).to_be_visible()
         expect(page.locator("#countdown-n")).to_have_text(re.compile(r"^[123]$"))
         page.screenshot(path=str(screenshot_dir / "lobby-countdown-desktop.png"))
@@ -114,6 +114,11 @@ def test_waiting_room_and_lobby_on_a_phone(transactional_db, asgi_live_server, b
         # nothing wider than the screen
         overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0
+        # the longer take-back label still fits beside «Встать»
+        page.get_by_role("button", name="Готово", exact=True).click()
+        expect(page.get_by_role("button", name="Отменить готовность", exact=True)).to_be_visible()
+        page.screenshot(path=str(screenshot_dir / "lobby-waiting-room-ready-phone.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
     finally:
         ctx.close()
 
@@ -134,7 +139,7 @@ def test_a_second_player_sees_the_first_sit_down_without_reloading(transactional
         b.goto(f"/tables/{table.pk}/")
         b.locator(".seat[data-seat='3'] form:not(.bot-form) button").click()
         expect(a.locator(".seat[data-seat='3'] .seat-nick")).to_have_text("Анна", timeout=8000)
-        b.get_by_role("button", name="Готов", exact=True).click()
+        b.get_by_role("button", name="Готово", exact=True).click()
         expect(a.locator(".seat[data-seat='3'] .ready.yes")).to_be_visible(timeout=8000)
     finally:
         ctx_a.close()
@@ -145,7 +150,7 @@ def test_quick_play_deals_the_cards_without_a_ready_click(transactional_db, asgi
                                                           player):
     """«Быстрая игра» searches for opponents; when nobody comes within the player's bot wait (15 s
     here, his last choice) three bots take the seats and the game starts by itself: the page turns
-    into the game table with six cards in the player's hand, and no «Готов» button is ever pressed."""
+    into the game table with six cards in the player's hand, and no «Готово» button is ever pressed."""
     from playwright.sync_api import expect
 
     from lobby.models import Table

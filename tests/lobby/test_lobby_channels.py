@@ -86,7 +86,7 @@ async def test_two_players_see_each_others_seat_and_ready_changes(make_player):
 
         await database_sync_to_async(services.set_ready)(table.pk, host, True)
         v = await _version(table.pk)
-        await _lobby_frame_at_least(b, v)  # anna sees the host's «Готов»
+        await _lobby_frame_at_least(b, v)  # anna sees the host's «Готово»
 
         await database_sync_to_async(services.set_ready)(table.pk, anna, True)
         v = await _version(table.pk)

@@ -300,7 +300,7 @@ def test_pairs_fall_back_to_each_for_himself_when_someone_stands_up(table, host,
     assert t.rules["pairs"] is False
     from django.utils.translation import gettext
 
-    assert gettext("Pairs 2×2 switched off: a seat was vacated, so it is each for himself now.") in t.notice_text()
+    assert gettext("Pairs 2×2 switched off: a seat was vacated, so it is free-for-all now.") in t.notice_text()
 
 
 def test_removing_a_bot_from_a_full_pairs_table_also_falls_back(table, host, make_player):

@@ -69,7 +69,9 @@ def test_the_scan_catches_a_masculine_verb() -> None:
     assert masculine_about_a_player("{name} побил {target} картой {card}") == ["побил"]
     assert masculine_about_a_player("Место %(n)s: %(nick)s.") == []
     assert masculine_about_a_player("{name}: {target} побита картой {card}") == []
-    assert masculine_about_a_player("%(nick)s нажимает «Готов».") == []
+    assert masculine_about_a_player("%(nick)s нажимает «Готово».") == []
+    assert masculine_button("Готов") == ["готов"]
+    assert masculine_button("Отменить готовность") == []
 
 
 def test_catalogues_are_found() -> None:
@@ -92,3 +94,22 @@ def test_state_labels_next_to_a_name_are_neutral(path: Path) -> None:
     bad = [(msgid, msgstr) for msgid, msgstr in _entries(path)
            if msgid in SEAT_LABELS and any(w.lower() in DENY for w in WORD.findall(QUOTED.sub("", msgstr)))]
     assert bad == [], f"{path.relative_to(ROOT)}: {bad}"
+
+
+# Buttons a player presses about themself: their label speaks in the player's voice («Готов» is
+# his only), and a message that quotes a button's name must quote the neutral one.
+BUTTON_LABELS = {"Ready", "Not ready"}
+
+
+def masculine_button(msgstr: str) -> list[str]:
+    """The deny-listed words in a button's label (quotes included: the label is the button)."""
+    return [w for w in (w.lower() for w in WORD.findall(msgstr)) if w in DENY]
+
+
+@pytest.mark.parametrize("path", CATALOGUES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_ready_buttons_are_neutral(path: Path) -> None:
+    entries = _entries(path)
+    bad = [(msgid, msgstr) for msgid, msgstr in entries if msgid in BUTTON_LABELS and masculine_button(msgstr)]
+    quoted = [msgstr for _, msgstr in entries
+              if any(masculine_button(q) for q in QUOTED.findall(msgstr))]
+    assert bad == [] and quoted == [], f"{path.relative_to(ROOT)}: {bad} {quoted}"

@@ -1,5 +1,5 @@
 """Two people on two devices, in a real browser against the real stack: both press «Играть» and
-land at one table, where the cards are dealt without «Готов»; a friend request and an invitation
+land at one table, where the cards are dealt without «Готово»; a friend request and an invitation
 accepted from another page; a blocked player cannot sit."""
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def test_two_players_press_play_and_land_at_one_table(asgi_live_server, transact
         page_b.wait_for_url("**/tables/*/", timeout=10000)
         page_a.wait_for_url("**/tables/*/", timeout=10000)  # the socket took her there
         assert page_a.url == page_b.url
-        # both arrived: the 3-2-1 runs and the game table appears without «Готов»
+        # both arrived: the 3-2-1 runs and the game table appears without «Готово»
         page_a.wait_for_function("window.__table && window.__table.view !== null", timeout=30000)
         page_b.wait_for_function("window.__table && window.__table.view !== null", timeout=30000)
         page_a.screenshot(path=str(screenshot_dir / "social-matched-phone.png"))

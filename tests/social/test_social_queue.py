@@ -38,7 +38,7 @@ def test_two_quick_plays_meet_at_one_table_and_arriving_starts_the_countdown(mak
     assert table.status == Table.Status.WAITING  # one has not arrived yet
     assert queue.arrived(b.pk, table.pk) is True
     table.refresh_from_db()
-    assert table.status == Table.Status.COUNTDOWN  # nobody pressed «Готов»
+    assert table.status == Table.Status.COUNTDOWN  # nobody pressed «Готово»
     assert queue.arrived(b.pk, table.pk) is False  # a second arrival changes nothing
 
 

@@ -59,7 +59,7 @@ async def test_a_tab_is_online_while_open_and_a_search_on_the_socket_meets_the_o
     match_a = await _until(comm_a, "match")
     match_b = await _until(comm_b, "match")
     assert match_a["url"] == match_b["url"] and match_a["url"].startswith("/tables/")
-    # arriving at the table page (the page message) presses «Готов» for him
+    # arriving at the table page (the page message) presses «Готово» for him
     await comm_a.send_json_to({"type": "page", "path": match_a["url"]})
     await comm_b.send_json_to({"type": "page", "path": match_b["url"]})
     for comm in (comm_a, comm_b):  # each socket handles its messages in order: a pong means the page was handled

@@ -30,7 +30,7 @@ def started(table) -> Game:
 
 
 def ready_two_and_start() -> Game:
-    """Two people sit and press «Готов»; the worker fires the countdown and the game starts."""
+    """Two people sit and press «Готово»; the worker fires the countdown and the game starts."""
     a, b = make_player(), make_player()
     table = make_table(a, b)
     lobby.set_ready(table.pk, a, True)

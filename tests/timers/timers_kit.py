@@ -63,7 +63,7 @@ def age_seat(game_id: int, number: int, by: float = 0.001, **more) -> None:
 
 
 def start_game(*players, **table_settings):
-    """Everyone seated presses «Готов», the 3 s countdown runs out and the timers start the game."""
+    """Everyone seated presses «Готово», the 3 s countdown runs out and the timers start the game."""
     from game import timers
     from game.models import Game
     from lobby import services as lobby

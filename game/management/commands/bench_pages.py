@@ -108,7 +108,7 @@ class Command(BaseCommand):
             self.stdout.write(f"{step:<16}{statistics.median(values):>10.1f}{max(values):>10.1f}")
 
     def _seat_and_start(self, table: Table, host: Player) -> None:
-        """The host and a second person at the table, the game dealt (as after «Готов»)."""
+        """The host and a second person at the table, the game dealt (as after «Готово»)."""
         from lobby.models import Seat
 
         guest = Player.objects.create_user(_nick(), password=keys.generate())

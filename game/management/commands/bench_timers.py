@@ -2,7 +2,7 @@
 
     python manage.py bench_timers --games 200 --deadline-ms 500
 
-Creates ``--games`` real two-player tables (through lobby.services: seated, «Готов», the 3 s countdown
+Creates ``--games`` real two-player tables (through lobby.services: seated, «Готово», the 3 s countdown
 is fired by the timers and game.services.start_game deals), then runs three rounds; in each, every
 game's turn deadline is set ``--deadline-ms`` ahead (a column, as a move sets it), and lateness =
 when the timeout move was written (GameEvent.created_at) minus the deadline:
