@@ -28,6 +28,26 @@ def _fast_password_hashing(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+# The test process itself is no server: its tests start plain threads that use the ORM and end
+# without closing their connection (a server's requests, sockets and tasks all hand theirs back),
+# and each such thread keeps a pooled connection for the rest of the session. It gets a larger pool;
+# every server process the tests start (the live daphne, Celery workers) keeps the configured one.
+TEST_PROCESS_POOL_SIZE = 40
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
+    from django.conf import settings
+
+    pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool")
+    if pool:
+        _server_pool_size.append(pool["max_size"])
+        pool["max_size"] = TEST_PROCESS_POOL_SIZE
+
+
+_server_pool_size: list[int] = []
+
+
 def _live_server_setup(set_database_connection, django_db_blocker) -> None:
     """In the daphne child: the test database, and timers as in the embedded default (the in-process
     ticker fires countdowns, turn timers and disconnects; bots move on the server's loop) even when
@@ -38,6 +58,8 @@ def _live_server_setup(set_database_connection, django_db_blocker) -> None:
     if not (str(db["NAME"]) == str(db.get("TEST", {}).get("NAME")) or str(db["NAME"]).startswith("test_")):
         set_database_connection()  # (on Postgres the forked settings already name the test DB: no test_test_…)
     django_db_blocker.unblock()  # the fork may have copied pytest-django's block; this process serves the DB
+    if _server_pool_size:  # a server's pool, as configured (the fork forgot the parent's pool itself)
+        db.get("OPTIONS", {}).get("pool", {})["max_size"] = _server_pool_size[0]
     # asgiref's process-wide executor for thread-sensitive calls comes over the fork believing it
     # still has the parent's worker thread, which does not exist here: calls queued on it (the
     # ticker's) would wait forever once earlier tests in the parent had used it. Give it a fresh one.

@@ -26,6 +26,8 @@ def make_player(nick):
 
 def start_table(humans, bots=(), rules=None):
     """A playing table: humans in seats 1.., then bots; the game dealt by game.services.start_game."""
+    from django.db import connections
+
     from game import services
     from lobby.models import Seat, Table
 
@@ -40,7 +42,13 @@ def start_table(humans, bots=(), rules=None):
     # in a thread of its own: Playwright's event loop runs in this one, and the broadcast after
     # commit (and the bots' scheduler) must not see it
     done: dict = {}
-    worker = threading.Thread(target=lambda: done.setdefault("game", services.start_game(table.pk)))
+    def deal() -> None:
+        try:
+            done["game"] = services.start_game(table.pk)
+        finally:
+            connections.close_all()  # a pooled connection goes back, as a server's thread's would
+
+    worker = threading.Thread(target=deal)
     worker.start()
     worker.join(30)
     return table, done["game"]
