@@ -12,6 +12,16 @@ pytestmark = pytest.mark.django_db
 LOCAL_REDIS = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/15"
 
 
+@pytest.fixture(autouse=True)
+def _no_sweeper_here(settings, monkeypatch):
+    """These are the database's and Redis' answers; the sweeper's age has tests of its own
+    (tests/ops): here no sweeper is expected, as in a process of the embedded default that runs none."""
+    from durak_site import health
+
+    settings.TIMERS_BACKEND = "ticker"
+    monkeypatch.setitem(health._noted, "here", False)
+
+
 def test_database_ok_without_redis_is_healthy(client, settings):
     settings.REDIS_URL = None
     response = client.get("/healthz")
