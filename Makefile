@@ -31,6 +31,7 @@ test-fast: $(VENV)/.installed
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 messages: $(VENV)/.installed
 	$(PY) manage.py compilemessages --ignore=.venv

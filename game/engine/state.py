@@ -11,6 +11,7 @@ from game.engine.cards import CARD_CODE, CARD_STR, RANK_OF, SUITS, from_strs, to
 from game.engine.events import Event, from_public, last_event
 from game.engine.rules import Rules
 from game.engine.seats import TURN_OF, thrower_mask
+from game.engine.types import Phase, RoundEnd
 
 STATE_FORMAT = 1
 
@@ -65,8 +66,8 @@ class GameState:
     passed: int             # seats (bitmask) that passed this round
     limit: int              # max attack cards this round
     round: int              # 1-based
-    phase: str              # "play" | "check" | "over"
-    pending: str | None     # in the check phase: how the round will close ("bito" | "take")
+    phase: Phase            # "play" | "check" | "over"
+    pending: RoundEnd | None  # in the check phase: how the round will close ("bito" | "take")
     out: list[int]          # seat indexes that finished, in order
     out_mask: int
     result: dict[str, Any] | None
@@ -102,6 +103,18 @@ class GameState:
     @property
     def over(self) -> bool:
         return self.phase == "over"
+
+    def is_over(self) -> bool:
+        """The game has ended (``result`` is set)."""
+        return self.phase == "over"
+
+    def in_check_phase(self) -> bool:
+        """Cheater mode's window after a round: only catches until ``end_check``."""
+        return self.phase == "check"
+
+    def in_play(self) -> bool:
+        """Seats act (neither the check window nor the end)."""
+        return self.phase == "play"
 
     def hand(self, seat: int) -> list[str]:
         """Cards of ``seat`` (1-based) as strings, lowest first. Server-side only."""

@@ -8,12 +8,9 @@ be replayed deterministically from the event log.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from game.engine.bots.cards import beats, rank_of
-
-Action = dict[str, Any]
-View = dict[str, Any]
+from game.engine.types import Action, TableSlot, View
 
 PLAY_TYPES = ("attack", "defend", "transfer")
 
@@ -28,13 +25,14 @@ class Bot:
         raise NotImplementedError
 
 
-def table_ranks(table: list[dict[str, Any]]) -> set[str]:
+def table_ranks(table: list[TableSlot]) -> set[str]:
     """Ranks present on the table, attacks and defences (docs/RULES.md#throw-in-ranks: throw-ins may match either)."""
     ranks = set()
     for pair in table:
         ranks.add(rank_of(pair["attack"]))
-        if pair.get("defense"):
-            ranks.add(rank_of(pair["defense"]))
+        defense = pair["defense"]
+        if defense:
+            ranks.add(rank_of(defense))
     return ranks
 
 

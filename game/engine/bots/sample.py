@@ -8,14 +8,12 @@ of the stock. Every unseen card is dealt at random (from ``rng``, so a seed repl
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from game.engine.cards import CARD_CODE, DECK_MASK, RANK_OF, SUITS, bits, from_strs
 from game.engine.rules import Rules
 from game.engine.seats import thrower_mask
 from game.engine.state import GameState
-
-View = dict[str, Any]
+from game.engine.types import View
 
 
 def _mask(seats: list[int]) -> int:
@@ -35,7 +33,7 @@ class Sampler:
             rd["cheater"] = False
         self.rules = Rules.from_dict(rd)
         self.n = n = int(view["players"])
-        self.me = int(view["seat"]) - 1
+        self.me = int(view["seat"] or 0) - 1  # a bot's view always has its seat
         self.hand = from_strs(view["hand"])
         self.trump = SUITS.index(view["trump"])
         self.trump_card = CARD_CODE[view["trump_card"]]

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import random
 
-from game.engine.bots.base import PLAY_TYPES, Action, Bot, View, fallback, honest_actions
+from game.engine.bots.base import PLAY_TYPES, Bot, fallback, honest_actions
 from game.engine.bots.cards import value
+from game.engine.types import Action, View
 
 _TYPE_ORDER = {"defend": 0, "attack": 1, "transfer": 2}
 
