@@ -13,12 +13,12 @@ from __future__ import annotations
 from django.utils import translation
 
 from durak_site.db import in_thread
+from durak_site.errors import ServiceError
 from game import socket_hooks
 from lobby.services import INVITES_KEY
 from social import people
 
 from . import services
-from .errors import ServiceError
 
 
 def _invited(consumer) -> bool:

@@ -35,8 +35,8 @@ from accounts import services as accounts_services
 from accounts import sessions
 from durak_site import metrics, realtime
 from durak_site.db import in_thread
+from durak_site.errors import ServiceError, message_for
 from game import access, services, shutdown, socket_count, socket_hooks, socket_limits
-from game.errors import ServiceError, message_for
 from game.flood import TokenBucket, first_republish
 from lobby import services as lobby_services
 

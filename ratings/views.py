@@ -15,11 +15,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
+from durak_site.errors import ServiceError
 from game import access
 from game.models import Game, GameSeat
 from ratings import services
 from ratings.charts import NARROW, WIDE, rating_chart
-from ratings.errors import ServiceError
 from ratings.models import START_RATING, VARIANTS, GameRecord, PlayerGame, Rating, RatingChange, RatingVariant
 from ratings.replay import ReplayError, replay, round_starts
 

@@ -12,8 +12,8 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from durak_site.errors import ServiceError
 from game import bots, engine, event_log
-from game.errors import ServiceError
 from game.models import Game, GameEvent, GameSeat
 from game.services import changes, locking, presence, selectors, sending
 from game.services.locking import SessionMoved
