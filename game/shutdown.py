@@ -21,7 +21,6 @@ import weakref
 from typing import Protocol
 
 from durak_site import metrics, realtime
-from game.timers import is_server_process
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +49,7 @@ def track(socket: Closable) -> None:
         metrics.socket_opened()
     if not _installed:
         _installed = True
-        if is_server_process():  # a test runner or a shell: its signals are its own
+        if realtime.is_serving():  # a test runner or a shell: its signals are its own
             _install(asyncio.get_running_loop())
 
 
