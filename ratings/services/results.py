@@ -16,6 +16,7 @@ from django.utils import timezone
 from durak_site.errors import ServiceError
 from game import outcomes
 from game import services as game_services
+from game.models import Game
 from ratings import fairness
 from ratings.models import (
     RATING_STEP,
@@ -63,8 +64,6 @@ def record_game_result(game, seats: list | None = None) -> GameRecord:
     Calling it again for the same game returns the first record and changes nothing. ``seats`` are
     the game's GameSeat rows with their players, when the caller has them (game.signals).
     """
-    from game.models import Game  # noqa: PLC0415 (ratings depends on game, not the reverse)
-
     # The game row lock serialises two finishes of the same game (game.services already holds it).
     Game.objects.select_for_update().filter(pk=game.pk).values_list("pk", flat=True).first()
     existing = GameRecord.objects.filter(game_id=game.pk).first()

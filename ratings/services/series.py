@@ -7,6 +7,8 @@ from django.db import transaction
 from django.db.models import Q
 
 from durak_site.errors import ServiceError
+from game.models import Game
+from lobby.models import Table
 from ratings.models import SERIES_STEP, ClubStanding, Outcome, Series, SeriesEntry, SeriesGame
 from ratings.services.club import CLUB_SIZE, MEMBERSHIP_FIELDS, lock_club, membership, update_club
 from ratings.services.selectors import next_first_attacker, open_series, table_id_of
@@ -46,8 +48,6 @@ def record_series_game(game, seats, outcomes: dict[int, str], finished_at) -> No
 
 
 def _series_length(table_id: int) -> int:
-    from lobby.models import Table  # noqa: PLC0415
-
     return Table.objects.filter(pk=table_id).values_list("series_length", flat=True).first() or 1
 
 
@@ -145,8 +145,6 @@ def _winners_choose_leader(series: Series, game, outcomes: dict[int, str]) -> No
 
 
 def _table_playing(table_id: int) -> bool:
-    from game.models import Game  # noqa: PLC0415
-
     return Game.objects.filter(table_id=table_id, status=Game.Status.PLAYING).exists()
 
 
