@@ -295,6 +295,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(group, self.channel_name)
         self.joined.append(group)
 
+    # --- for the apps that hook into this socket (game/socket_hooks.py) ---
+
+    async def join_group(self, group: str) -> None:
+        """Listen to an app's own channel group (the chat's) until ``leave_group`` or the close."""
+        if group not in self.joined:
+            await self._join(group)
+
+    async def leave_group(self, group: str) -> None:
+        if group in self.joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+            self.joined.remove(group)
+
     async def _follow_game(self, info: dict) -> bool:
         """Join the frame group of the current game's seat (or the spectators'); True if it joined one."""
         self.game_id = info.get("game_id")
