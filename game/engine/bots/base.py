@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 
-from game.engine.bots.cards import beats, rank_of
-from game.engine.types import Action, TableSlot, View
+from game.engine.card_strings import beats, rank_of, table_ranks
+from game.engine.types import Action, View
 
 PLAY_TYPES = ("attack", "defend", "transfer")
 
@@ -23,17 +23,6 @@ class Bot:
     def choose(self, view: View, rng: random.Random) -> Action | None:
         """Return one action of ``view["legal"]`` (or None when it is empty / nothing is wanted)."""
         raise NotImplementedError
-
-
-def table_ranks(table: list[TableSlot]) -> set[str]:
-    """Ranks present on the table, attacks and defences (docs/RULES.md#throw-in-ranks: throw-ins may match either)."""
-    ranks = set()
-    for pair in table:
-        ranks.add(rank_of(pair["attack"]))
-        defense = pair["defense"]
-        if defense:
-            ranks.add(rank_of(defense))
-    return ranks
 
 
 def is_honest(action: Action, view: View) -> bool:

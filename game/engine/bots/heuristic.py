@@ -27,7 +27,7 @@ from game.engine.bots.base import (
     honest_actions,
     settled_move,
 )
-from game.engine.bots.cards import (
+from game.engine.card_strings import (
     RANK_INDEX,
     RANKS,
     SUITS,
@@ -39,7 +39,7 @@ from game.engine.bots.cards import (
 )
 from game.engine.types import Action, TableSlot, View
 
-# Tunables (chosen by seeded self-play against ``lowest``, see ``python -m game.engine.bench``).
+# Tunables (chosen by seeded self-play against ``lowest``, see ``python -m game.engine.tools.bench``).
 HIGH_TRUMP = RANK_INDEX["Q"]  # trumps from here up are worth taking a cheap table to keep
 # plain cards up to here are thrown in while the stock lasts with 3+ players: throwing every plain
 # card (A) beat "only up to 10" clearly (4 players: durak 23.5% vs 28.3% of 600 games)

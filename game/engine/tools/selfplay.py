@@ -1,5 +1,5 @@
 """Seeded self-play across every rule setting, with the engine's invariants checked after every
-action. ``python -m game.engine.selfplay --games 20000`` is the long run; the property tests
+action. ``python -m game.engine.tools.selfplay --games 20000`` is the long run; the property tests
 (tests/engine/test_properties.py) use the same ``Checker`` on shorter runs.
 
 Why a library module and not only a test helper: the same checks guard the engine when someone
@@ -37,7 +37,7 @@ from game.engine import (
     whose_turn,
 )
 from game.engine.bots import choose_action
-from game.engine.bots.cards import RANK_INDEX, beats, rank_of
+from game.engine.card_strings import RANK_INDEX, beats, rank_of
 from game.engine.types import View
 
 FULL_DECKS: dict[int, list[str]] = {}
@@ -496,7 +496,7 @@ def _run_star(a: tuple[int, bool, int]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
-        prog="python -m game.engine.selfplay",
+        prog="python -m game.engine.tools.selfplay",
         description="Seeded self-play across all rule settings with invariant checks after every "
         "action. Exits 1 on any failure and prints the seeds to reproduce.",
     )
@@ -572,7 +572,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {c} x {kind}")
         for f in failures[: args.show]:
             print(f"  seed {f['seed']} players={f['players']} rules={f['rules']}\n    {f['error']}")
-        print("reproduce one: python -c \"from game.engine.selfplay import play_checked_game as p; "
+        print("reproduce one: python -c \"from game.engine.tools.selfplay import play_checked_game as p; "
               "print(p(SEED).error)\"")
         return 1
     print("all invariants held")

@@ -1,4 +1,4 @@
-"""Engine and bot benchmark: ``python -m game.engine.bench`` (a benchmark, not a timed test).
+"""Engine and bot benchmark: ``python -m game.engine.tools.bench`` (a benchmark, not a timed test).
 
 Prints
 - random full games per second on one core (4 players, 36 cards, podkidnoy and perevodnoy), where
@@ -32,8 +32,8 @@ from game.engine import (
     whose_turn,
 )
 from game.engine.bots import BOTS, choose_action
-from game.engine.bots.arena import play_bot_game
 from game.engine.rules import Variant
+from game.engine.tools.arena import play_bot_game
 from game.engine.types import Action, View
 
 VARIANTS: tuple[Variant, ...] = ("podkidnoy", "perevodnoy")
@@ -138,7 +138,7 @@ def decision_ms(level: str, rules: Rules, players: int, games: int, seed: int = 
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m game.engine.bench", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m game.engine.tools.bench", description=__doc__.split("\n")[0])
     p.add_argument("--seconds", type=float, default=2.0,
                    help="CPU seconds per games/s figure (default 2)")
     p.add_argument("--calls-games", type=int, default=30,
