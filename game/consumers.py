@@ -48,7 +48,7 @@ MAX_FRAME_BYTES = 2048
 MOVE_RATE, MOVE_BURST = 10.0, 60.0
 PING_RATE, PING_BURST = 2.0, 10.0
 # Seconds between heartbeats (presence write, session and version check) caused by pings: under the
-# client's 5 s ping (connection.js PING_EVERY_MS), so a ping its timer fires a little early still counts.
+# client's 5 s ping (static/site/socket.js PING_EVERY_MS), so a ping its timer fires a little early still counts.
 HEARTBEAT_EVERY = 4.0
 FRAME_GRACE = 1.5  # seconds a frame the heartbeat found missing may still be on its way
 
