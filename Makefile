@@ -31,12 +31,13 @@ test-fast: $(VENV)/.installed
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 messages: $(VENV)/.installed
 	$(PY) manage.py compilemessages --ignore=.venv
 
 bench: $(VENV)/.installed
-	$(PY) -m game.engine.bench
+	$(PY) -m game.engine.tools.bench
 
 clean:
 	rm -rf $(VENV) staticfiles test-artifacts db.sqlite3 test-db.sqlite3

@@ -14,8 +14,9 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from durak_site.errors import ServiceError
+
 from . import keys, services
-from .errors import ServiceError
 from .forms import BanForm
 from .models import Player
 

@@ -10,9 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from django.utils.translation import gettext as _
-
-from .errors import ServiceError
+from durak_site.errors import ServiceError
 
 MIN_LENGTH = 3
 MAX_LENGTH = 20
@@ -66,15 +64,13 @@ def check_format(nick: str) -> str:
     """The nick, normalised, or ServiceError with a message telling what to change."""
     nick = normalize(nick)
     if not nick:
-        raise ServiceError("nick_required", _("Choose a nick."))
+        raise ServiceError("nick_required")
     if len(nick) < MIN_LENGTH or len(nick) > MAX_LENGTH:
-        raise ServiceError("nick_length", _("A nick is %(min)d to %(max)d characters long; this one has %(n)d.")
-                           % {"min": MIN_LENGTH, "max": MAX_LENGTH, "n": len(nick)})
+        raise ServiceError("nick_length", min=MIN_LENGTH, max=MAX_LENGTH, n=len(nick))
     if not _ALLOWED.match(nick):
-        raise ServiceError("nick_chars", _("Use only Russian or Latin letters, digits, “_” and “-” (no spaces)."))
+        raise ServiceError("nick_chars")
     if not _LETTER.search(nick):
-        raise ServiceError("nick_letters", _("A nick needs at least one letter."))
+        raise ServiceError("nick_letters")
     if is_reserved(nick):
-        raise ServiceError("nick_reserved", _("“%(nick)s” is reserved or looks like a staff or system name; "
-                                              "please choose another nick.") % {"nick": nick})
+        raise ServiceError("nick_reserved", nick=nick)
     return nick

@@ -22,9 +22,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from durak_site import ratelimit
+from durak_site.errors import ServiceError
 
 from . import keys, nicks, sessions
-from .errors import ServiceError
 from .models import AddressUse, Player
 from .signals import player_banned
 
@@ -57,10 +57,9 @@ def check_nick_available(nick: str) -> str:
     """The normalised nick if it can be taken now, else ServiceError (format, reserved, taken, look-alike)."""
     nick = nicks.check_format(nick)
     if find_nick(nick) is not None or Player.objects.filter(nick__iexact=nick).exists():
-        raise ServiceError("nick_taken", _("The nick “%(nick)s” is already taken.") % {"nick": nick})
+        raise ServiceError("nick_taken", nick=nick)
     if Player.objects.filter(nick_skeleton=nicks.skeleton(nick)).exists():
-        raise ServiceError("nick_lookalike", _("“%(nick)s” looks too much like a nick that is already taken; "
-                                               "please choose another one.") % {"nick": nick})
+        raise ServiceError("nick_lookalike", nick=nick)
     return nick
 
 
@@ -70,14 +69,13 @@ def sign_up(nick: str, address: str | None = None) -> tuple[Player, str]:
     key = keys.generate()
     check_nick_available(nick)  # a mistyped nick costs no sign-up from the address's allowance
     if address and not ratelimit.within("signup", address, settings.SIGNUP_LIMIT_PER_ADDRESS):
-        raise ServiceError("too_many_signups", _("Too many new accounts from your network: try again in an hour."))
+        raise ServiceError("too_many_signups")
     try:
         with transaction.atomic():
             nick = check_nick_available(nick)
             player = Player.objects.create_user(nick, password=key)
     except IntegrityError:  # a concurrent sign-up took the nick between the check and the insert
-        raise ServiceError("nick_taken", _("The nick “%(nick)s” is already taken.")
-                           % {"nick": nicks.normalize(nick)}) from None
+        raise ServiceError("nick_taken", nick=nicks.normalize(nick)) from None
     log.info("accounts: player %s signed up", player.pk)
     return player, key
 
@@ -164,9 +162,7 @@ def restore(request: HttpRequest, nick: str, typed_key: str) -> Player:
     pair_key, ip_key = _counter_keys(nick, ip)
     if _failures(pair_key) >= limits.per_address_nick or _failures(ip_key) >= limits.per_address:
         log.warning("accounts: restore throttled (ip %s)", ip)
-        raise ServiceError("throttled", _("Too many failed attempts from your network. "
-                                          "Please wait %(minutes)d minutes and try again.")
-                           % {"minutes": max(1, limits.window // 60)})
+        raise ServiceError("throttled", minutes=max(1, limits.window // 60))
     key = keys.normalize(typed_key)
     player = None
     if nicks.normalize(nick) and keys.is_well_formed(key):
@@ -176,7 +172,7 @@ def restore(request: HttpRequest, nick: str, typed_key: str) -> Player:
         _count_failure(pair_key, limits.window)
         _count_failure(ip_key, limits.window)
         log.info("accounts: restore failed (ip %s)", ip)
-        raise ServiceError("bad_credentials", _("This nick and key do not match. Check both and try again."))
+        raise ServiceError("bad_credentials")
     cache.delete(pair_key)
     log.info("accounts: player %s restored access", player.pk)
     return player
@@ -240,11 +236,11 @@ def client_address(request: HttpRequest) -> str | None:
 def ban(player: Player, reason: str, by: Player) -> Player:
     reason = (reason or "").strip()
     if not reason:
-        raise ServiceError("ban_reason_required", _("Give the reason for the ban; the player will see it."))
+        raise ServiceError("ban_reason_required")
     if len(reason) > 300:
-        raise ServiceError("ban_reason_length", _("Keep the reason under 300 characters."))
+        raise ServiceError("ban_reason_length")
     if player.pk == by.pk:
-        raise ServiceError("ban_self", _("You cannot ban yourself."))
+        raise ServiceError("ban_self")
     with transaction.atomic():
         locked = Player.objects.select_for_update().get(pk=player.pk)
         locked.banned_at = timezone.now()
@@ -269,6 +265,11 @@ def unban(player: Player, by: Player) -> Player:
     return locked
 
 
+def ban_reason_of(player: Player) -> str:
+    """The reason a banned player is told (the catalogue's "banned" sentences take it)."""
+    return player.ban_reason or _("no reason given")
+
+
 def ban_message(player: Player) -> str:
     if player.ban_reason:
         return _("Your account is banned: %(reason)s") % {"reason": player.ban_reason}
@@ -278,11 +279,11 @@ def ban_message(player: Player) -> str:
 def ensure_can_play(player) -> None:
     """Called by the lobby before a player sits, readies or starts a table: banned players cannot play."""
     if player is None or not getattr(player, "is_authenticated", False):
-        raise ServiceError("login_required", _("Choose a nick first to play."))
+        raise ServiceError("login_required")
     banned_at, reason = Player.objects.filter(pk=player.pk).values_list("banned_at", "ban_reason").get()
     if banned_at is not None:
         player.banned_at, player.ban_reason = banned_at, reason
-        raise ServiceError("banned", ban_message(player))
+        raise ServiceError("banned", reason=ban_reason_of(player))
 
 
 # --- sessions -------------------------------------------------------------------------------------------

@@ -22,12 +22,9 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
-from durak_site import realtime
+from durak_site import close_codes, realtime
 
 from .models import Player
-
-CLOSE_SESSION_ENDED = 4401
-CLOSE_BANNED = 4403
 
 SESSION_ENDED = "session_ended"
 BANNED = "banned"
@@ -67,7 +64,7 @@ def socket_end_reason(session_key: str | None, player_id: int) -> str | None:
 
 
 def close_code(reason: str) -> int:
-    return CLOSE_BANNED if reason == BANNED else CLOSE_SESSION_ENDED
+    return close_codes.BANNED if reason == BANNED else close_codes.SESSION_ENDED
 
 
 def end_message(reason: str, ban_reason: str = "") -> str:

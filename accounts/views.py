@@ -24,8 +24,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters, sensitive_variables
 from django.views.decorators.http import require_POST
 
+from durak_site.errors import ServiceError
+
 from . import keys, services
-from .errors import ServiceError
 from .forms import RestoreForm, SignUpForm
 
 KEY_COOKIE = "durak_key_once"

@@ -18,11 +18,11 @@ from django.utils import formats, timezone
 from accounts import services as accounts_services
 from accounts.models import Player
 from durak_site import profanity, ratelimit, realtime
+from durak_site.errors import ServiceError
 from game import access as game_access
 from game import services as game_services
 from lobby.models import Seat, Table
 
-from .errors import ServiceError
 from .models import MAX_LENGTH, ChatMute, ChatSettings, Message, ModerationLog, Report
 
 log = logging.getLogger(__name__)
@@ -177,7 +177,7 @@ def _check_writer(user, rights: Access, table_id: int | None = None) -> None:
         banned, ban_reason, mute_id, mine, busy = cursor.fetchone()
     if banned:
         user.ban_reason = ban_reason
-        raise ServiceError("chat_banned", accounts_services.ban_message(user))
+        raise ServiceError("chat_banned", reason=accounts_services.ban_reason_of(user))
     if mute_id is not None:
         mute = ChatMute.objects.get(pk=mute_id)
         raise _mute_error(mute.until, mute.reason)

@@ -13,12 +13,12 @@ from __future__ import annotations
 from django.utils import translation
 
 from durak_site.db import in_thread
+from durak_site.errors import ServiceError
 from game import socket_hooks
 from lobby.services import INVITES_KEY
 from social import people
 
 from . import services
-from .errors import ServiceError
 
 
 def _invited(consumer) -> bool:
@@ -47,11 +47,10 @@ async def sync(consumer) -> None:
     # the players he blocked: their messages and reactions never reach him (they are not told)
     consumer.chat_blocked = await in_thread(people.blocked_by)(consumer.user.pk)
     group = services.chat_group(consumer.table_id)
-    if rights.read and group not in consumer.joined:
-        await consumer._join(group)
-    elif not rights.read and group in consumer.joined:
-        await consumer.channel_layer.group_discard(group, consumer.channel_name)
-        consumer.joined.remove(group)
+    if rights.read:
+        await consumer.join_group(group)
+    else:
+        await consumer.leave_group(group)
     frame = {"type": "chat_state", "read": rights.read, "write": rights.write, "manage": rights.manage,
              "me": consumer.user.pk}
     if rights.read:

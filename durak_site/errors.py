@@ -9,6 +9,7 @@ every code any layer raises (the engine's, the services', the socket's) has a se
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
@@ -90,6 +91,34 @@ CATALOGUE = {
     "seat_in_use": _("Seats above %(n)s are taken; they cannot be removed."),
     "no_countdown": _("There is no countdown to cancel."),
     "too_many_tables": _("Too many new tables from you or your network: try again in a few minutes."),
+    # accounts (accounts.services, accounts.nicks)
+    "nick_required": _("Choose a nick."),
+    "nick_length": _("A nick is %(min)d to %(max)d characters long; this one has %(n)d."),
+    "nick_chars": _("Use only Russian or Latin letters, digits, “_” and “-” (no spaces)."),
+    "nick_letters": _("A nick needs at least one letter."),
+    "nick_reserved": _("“%(nick)s” is reserved or looks like a staff or system name; please choose another nick."),
+    "nick_taken": _("The nick “%(nick)s” is already taken."),
+    "nick_lookalike": _("“%(nick)s” looks too much like a nick that is already taken; please choose another one."),
+    "throttled": _("Too many failed attempts from your network. Please wait %(minutes)d minutes and try again."),
+    "bad_credentials": _("This nick and key do not match. Check both and try again."),
+    "ban_reason_required": _("Give the reason for the ban; the player will see it."),
+    "ban_reason_length": _("Keep the reason under 300 characters."),
+    "ban_self": _("You cannot ban yourself."),
+    "too_many_signups": _("Too many new accounts from your network: try again in an hour."),
+    "banned": _("Your account is banned: %(reason)s"),
+    # ratings (ratings.services): series and results
+    "no_series": _("No series is running at this table."),
+    "series_game_started": _("The next game has already started."),
+    "no_winners": _("The last game was a draw: the lowest trump leads the next one."),
+    "not_winner": _("Only the winners of the last game choose who leads the next one."),
+    "bad_seat": _("The next game can only be led by one of the winners."),
+    "not_finished": _("This game has not finished yet."),
+    "not_moderator": _("Only moderators can void a game's rating."),
+    "reason_required": _("Give a reason for voiding the game's rating."),
+    "not_recorded": _("This game has no recorded result, so there is nothing to void."),
+    "already_voided": _("This game's rating was already voided on %(when)s: %(reason)s"),
+    "unrated": _("This game was not rated (%(why)s), so there is nothing to void."),
+    "same_player": _("Choose two different players."),
     # table chat (chat.services)
     "chat_hidden": _("The chat of this table is not shown to spectators."),
     "chat_read_only": _("Spectators may only read the chat at this table."),
@@ -99,7 +128,7 @@ CATALOGUE = {
     "chat_too_often": _("Too often: wait a few seconds before writing again."),
     "chat_table_busy": _("Too often: this table is chatting too fast, wait a few seconds."),
     "chat_muted": _("You cannot write in the chat until %(until)s: %(reason)s"),
-    "chat_banned": _("Your account is banned."),
+    "chat_banned": _("Your account is banned: %(reason)s"),
     "chat_bad_reaction": _("There is no such reaction."),
     "chat_no_message": _("That message does not exist any more."),
     "chat_bad_reason": _("Give a reason of at most 300 characters."),
@@ -136,7 +165,7 @@ CATALOGUE = {
 GENERIC = _("That is not allowed.")
 
 
-def message_for(code: str, **params) -> str:
+def message_for(code: str, /, **params: Any) -> str:
     """The sentence for `code` in the active language, with its parameters filled in."""
     template = CATALOGUE.get(code)
     if template is None:
@@ -154,21 +183,19 @@ def message_for(code: str, **params) -> str:
 
 class ServiceError(Exception):
     """A refused request; nothing was changed. `code` is stable and `message` (for people) comes
-    from the catalogue, filled with `params`. An app whose sentences are still its own passes an
-    explicit `message` (accounts, ratings: moving into the catalogue)."""
+    from the catalogue, filled with `params` in the language active when it is read."""
 
-    def __init__(self, code: str, message=None, **params) -> None:
+    def __init__(self, code: str, /, **params: Any) -> None:
         super().__init__(code)
         self.code = code
-        self._message = message
         self.params = params
 
     @property
     def message(self) -> str:
-        return str(self._message) if self._message is not None else message_for(self.code, **self.params)
+        return message_for(self.code, **self.params)
 
     def __str__(self) -> str:
         return self.message
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}

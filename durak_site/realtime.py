@@ -27,7 +27,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from typing import Any
 
 from channels.layers import get_channel_layer
@@ -76,16 +76,45 @@ _in_flight: set[concurrent.futures.Future] = set()
 _in_flight_lock = threading.Lock()
 
 
+_serving_hooks: list[Callable[[], object]] = []
+_serving: bool | None = None  # None: no request yet; True: this process serves the site; False: it never will
+
+
+def when_serving(hook: Callable[[], object]) -> None:
+    """Run ``hook`` once, when this process's ASGI application gets its first request or socket: the
+    process serves the site (daphne, runserver's serving child), whatever its command line. Apps
+    register in their ``ready()`` (the embedded default's deadline ticker); migrate, a shell or a
+    Celery worker never call the application, so they never run it."""
+    _serving_hooks.append(hook)
+
+
+def never_serving() -> None:
+    """This process only calls the application itself (a test runner's communicators): no serving
+    hooks, no signal handlers of a server."""
+    global _serving
+    _serving = False
+
+
+def is_serving() -> bool:
+    """Whether this process's application has been called as a server's (see ``when_serving``)."""
+    return bool(_serving)
+
+
 class LoopBinder:
-    """ASGI middleware: remembers the loop the server runs the application on (daphne has one)."""
+    """ASGI middleware: remembers the loop the server runs the application on (daphne has one), and on
+    the first call runs the serving hooks."""
 
     def __init__(self, app) -> None:
         self.app = app
 
     async def __call__(self, scope, receive, send):
-        global _server_loop
+        global _server_loop, _serving
         _server_loop = asyncio.get_running_loop()  # daphne has one loop; a test runner one per test
         logs.bind_scope(scope)  # this connection's task: its socket id in structured logs
+        if _serving is None:
+            _serving = True
+            for hook in _serving_hooks:
+                hook()
         return await self.app(scope, receive, send)
 
 

@@ -8,10 +8,9 @@ the code a missing table gets: no 500 on the handshake and no "No route found" t
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path, re_path
 
+from durak_site import close_codes
 from game.consumers import TableConsumer
 from social.consumers import SiteConsumer
-
-CLOSE_NOT_FOUND = 4404
 
 
 class NotFoundConsumer(AsyncWebsocketConsumer):
@@ -19,7 +18,7 @@ class NotFoundConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         await self.accept()
-        await self.close(code=CLOSE_NOT_FOUND)
+        await self.close(code=close_codes.NOT_FOUND)
 
     async def receive(self, text_data=None, bytes_data=None) -> None:
         return None

@@ -49,7 +49,7 @@ def seats_to_move(state: engine.GameState, seats: list[GameSeat]) -> list[int]:
     played = {s.number for s in seats if s.bot_controlled}
     if not played or state.result is not None:
         return []
-    if state.phase == "check":
+    if state.in_check_phase():
         return [n for n in sorted(played) if engine.view_for(state, n)["legal"]]
     return [n for n in engine.whose_turn(state) if n in played]
 

@@ -33,10 +33,10 @@ from django.utils import translation
 
 from accounts import services as accounts_services
 from accounts import sessions
-from durak_site import metrics, realtime
+from durak_site import close_codes, metrics, realtime
 from durak_site.db import in_thread
+from durak_site.errors import ServiceError, message_for
 from game import access, services, shutdown, socket_count, socket_hooks, socket_limits
-from game.errors import ServiceError, message_for
 from game.flood import TokenBucket, first_republish
 from lobby import services as lobby_services
 
@@ -47,10 +47,8 @@ MAX_FRAME_BYTES = 2048
 # replayed after a reconnect), then MOVE_RATE a second; pings have their own small bucket.
 MOVE_RATE, MOVE_BURST = 10.0, 60.0
 PING_RATE, PING_BURST = 2.0, 10.0
-CLOSE_FLOODING = 4429
-CLOSE_NOT_FOUND = 4404
 # Seconds between heartbeats (presence write, session and version check) caused by pings: under the
-# client's 5 s ping (connection.js PING_EVERY_MS), so a ping its timer fires a little early still counts.
+# client's 5 s ping (static/site/socket.js PING_EVERY_MS), so a ping its timer fires a little early still counts.
 HEARTBEAT_EVERY = 4.0
 FRAME_GRACE = 1.5  # seconds a frame the heartbeat found missing may still be on its way
 
@@ -144,10 +142,10 @@ def _admit(session, session_key: str | None, user, table_id: int) -> tuple[str |
         return reason, None, None
     invited = session.get(lobby_services.INVITES_KEY, []) if session is not None else []
     if not access.may_open(table_id, user, invited):
-        return None, CLOSE_NOT_FOUND, None
+        return None, close_codes.NOT_FOUND, None
     info = services.connect_info(table_id, user)
     if info is None:
-        return None, CLOSE_NOT_FOUND, None
+        return None, close_codes.NOT_FOUND, None
     return None, None, info
 
 
@@ -217,13 +215,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.pings = TokenBucket(PING_RATE, PING_BURST)
         self.joined: list[str] = []
         if self.user is None or not self.user.is_authenticated:
-            await self._refuse(sessions.CLOSE_SESSION_ENDED)
+            await self._refuse(close_codes.SESSION_ENDED)
             return
         self.address = accounts_services.scope_client_ip(self.scope)
         if not socket_limits.admit(self.user.pk, self.address):
             await self.accept()
             await self._error(None, "too_many_sockets")
-            await self.close(code=socket_limits.CLOSE_TOO_MANY)
+            await self.close(code=close_codes.TOO_MANY)
             return
         self.admitted = True
         session = self.scope.get("session")
@@ -295,6 +293,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(group, self.channel_name)
         self.joined.append(group)
 
+    # --- for the apps that hook into this socket (game/socket_hooks.py) ---
+
+    async def join_group(self, group: str) -> None:
+        """Listen to an app's own channel group (the chat's) until ``leave_group`` or the close."""
+        if group not in self.joined:
+            await self._join(group)
+
+    async def leave_group(self, group: str) -> None:
+        if group in self.joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+            self.joined.remove(group)
+
     async def _follow_game(self, info: dict) -> bool:
         """Join the frame group of the current game's seat (or the spectators'); True if it joined one."""
         self.game_id = info.get("game_id")
@@ -354,7 +364,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             if info is None:
                 info = await in_thread(services.connect_info)(self.table_id, self.user)
             if info is None:
-                await self.close(code=CLOSE_NOT_FOUND)
+                await self.close(code=close_codes.NOT_FOUND)
                 return
             if not await self._follow_game(info):
                 break
@@ -401,7 +411,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if bucket.take():
             return True
         await self._error(None, "flooding")
-        await self.close(code=CLOSE_FLOODING)
+        await self.close(code=close_codes.FLOODING)
         return False
 
     async def receive_json(self, content, **kwargs) -> None:
@@ -477,7 +487,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._error(msg_id, "no_game")
             return
         if shutdown.stopping:  # this process is stopping: the client resends it to the next one
-            await self.close(code=shutdown.SERVICE_RESTART)
+            await self.close(code=close_codes.SERVICE_RESTART)
             return
         metrics.move_received()
         self.busy += 1
@@ -572,7 +582,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         info, role = await in_thread(_where_now)(self.scope.get("session"), self.user, self.table_id)
         if info is None:
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.close(code=close_codes.NOT_FOUND)
             return
         seat = self.seat
         if info.get("game_id") != self.game_id or info.get("seat") != seat:

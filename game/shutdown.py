@@ -20,13 +20,11 @@ import threading
 import weakref
 from typing import Protocol
 
-from durak_site import metrics, realtime
-from game.timers import is_server_process
+from durak_site import close_codes, metrics, realtime
 
 log = logging.getLogger(__name__)
 
 STOP_SECONDS = 5.0
-SERVICE_RESTART = 4012  # "service restart" (1012 itself: autobahn sends only 1000 and 3000-4999)
 
 
 class Closable(Protocol):
@@ -50,7 +48,7 @@ def track(socket: Closable) -> None:
         metrics.socket_opened()
     if not _installed:
         _installed = True
-        if is_server_process():  # a test runner or a shell: its signals are its own
+        if realtime.is_serving():  # a test runner or a shell: its signals are its own
             _install(asyncio.get_running_loop())
 
 
@@ -96,7 +94,7 @@ async def _close_all() -> None:
     sockets = list(_sockets)
     while any(s.busy for s in sockets):  # moves being applied finish first
         await asyncio.sleep(0.01)
-    await asyncio.gather(*(s.close(code=SERVICE_RESTART) for s in sockets), return_exceptions=True)
+    await asyncio.gather(*(s.close(code=close_codes.SERVICE_RESTART) for s in sockets), return_exceptions=True)
     await realtime.drain_async(timeout=STOP_SECONDS)
     for _ in range(100):  # the disconnect() handlers of the closed sockets run
         if not _sockets:

@@ -3,7 +3,7 @@
 One account held 300 sockets open, each a share of the process's loop, memory and channel-layer
 subscriptions. A web process admits at most PER_ACCOUNT sockets of an account and PER_ADDRESS of
 an address (several people behind one home or office address share it); past that the socket is
-closed with CLOSE_TOO_MANY after an error frame. The counts are this process's own: exact, and
+closed with close_codes.TOO_MANY after an error frame. The counts are this process's own: exact, and
 gone with it (a deployment of N web processes bounds an account at N times as many).
 """
 
@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections import Counter
 
 from django.conf import settings
-
-CLOSE_TOO_MANY = 4408
 
 _accounts: Counter[int] = Counter()
 _addresses: Counter[str] = Counter()

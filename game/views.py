@@ -21,11 +21,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from durak_site.errors import CATALOGUE, ServiceError
 from lobby.services import REMATCH_SECONDS
 
 from . import access, services
 from .engine.hints import why_not
-from .errors import CATALOGUE, ServiceError
 from .models import Game
 
 SAMPLES_FILE = Path(__file__).resolve().parent / "templates" / "game" / "dev" / "samples.json"

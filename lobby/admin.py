@@ -9,8 +9,9 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from durak_site.errors import ServiceError
+
 from . import services
-from .errors import ServiceError
 from .models import Seat, Table
 
 

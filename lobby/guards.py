@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .errors import ServiceError
+from durak_site.errors import ServiceError
 
 SeatGuard = Callable[[int, int], str | None]  # (table_id, player_id) -> refusal code or None
 _seat_guards: list[SeatGuard] = []

@@ -16,10 +16,10 @@ from django.views.decorators.http import require_POST
 
 from accounts import services as accounts_services
 from durak_site import ratelimit
+from durak_site.errors import ServiceError
 from game.engine.rules import RULE_CHOICES, Rules
 
 from . import pages, services
-from .errors import ServiceError
 from .forms import FILTER_PLAYERS, FILTER_VARIANTS, TableSettingsForm
 from .models import Seat, Table
 from .presets import PRESETS

@@ -12,8 +12,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Player
+from durak_site.errors import ServiceError
 from ratings import known_pairs, services
-from ratings.errors import ServiceError
 from ratings.models import ClubStanding, GameRecord, KnownPair, Rating, RatingChange, RatingVariant, Series
 
 

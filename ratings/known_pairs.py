@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import services as accounts_services
-from ratings.errors import ServiceError
+from durak_site.errors import ServiceError
 from ratings.models import GameRecord, KnownPair, Outcome, PlayerGame
 
 
@@ -77,7 +77,7 @@ def untrusted(pairs: set[tuple[int, int]]) -> set[tuple[int, int]]:
 def mark(a: int, b: int, moderator, note: str = "") -> KnownPair:
     """A moderator vouches for two accounts on one network being two people."""
     if a == b:
-        raise ServiceError("same_player", _("Choose two different players."))
+        raise ServiceError("same_player")
     low, high = ordered(a, b)
     with transaction.atomic():
         pair, _created = KnownPair.objects.get_or_create(

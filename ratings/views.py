@@ -15,11 +15,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
+from durak_site.errors import ServiceError
 from game import access
 from game.models import Game, GameSeat
+from lobby.models import Table
 from ratings import services
 from ratings.charts import NARROW, WIDE, rating_chart
-from ratings.errors import ServiceError
 from ratings.models import START_RATING, VARIANTS, GameRecord, PlayerGame, Rating, RatingChange, RatingVariant
 from ratings.replay import ReplayError, replay, round_starts
 
@@ -220,8 +221,6 @@ def club(request):
 
 def series(request, table_id: int):
     """The standings of a table's latest series on their own page (spectators, links from the lobby)."""
-    from lobby.models import Table  # noqa: PLC0415
-
     if not access.may_view_table(table_id, request.user, access.invited_tables(request)):
         raise Http404  # a private table: as if it did not exist
     table = get_object_or_404(Table, pk=table_id)

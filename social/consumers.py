@@ -26,7 +26,7 @@ from django.utils import translation
 
 from accounts import services as accounts_services
 from accounts import sessions
-from durak_site import realtime
+from durak_site import close_codes, realtime
 from durak_site.db import in_thread
 from durak_site.errors import ServiceError, message_for
 from game import socket_limits
@@ -39,7 +39,6 @@ log = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 1024
 RATE, BURST = 2.0, 20.0  # messages a second on average, and at once
-CLOSE_FLOODING = 4429
 PUSH_EVERY = 1.0  # seconds: the online list and queue counts reach one socket at most this often
 BEAT_EVERY = 15.0
 TABLE_PATH = re.compile(r"^/tables/(\d{1,12})/$")
@@ -72,13 +71,13 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
         self.last_beat = time.monotonic()
         await self.accept()
         if self.user is None or not self.user.is_authenticated:
-            await self.close(code=sessions.CLOSE_SESSION_ENDED)
+            await self.close(code=close_codes.SESSION_ENDED)
             return
         self.address = accounts_services.scope_client_ip(self.scope)
         if not socket_limits.admit(self.user.pk, self.address):
             await self._error("too_many_sockets")
             self.closing = True
-            await self.close(code=socket_limits.CLOSE_TOO_MANY)
+            await self.close(code=close_codes.TOO_MANY)
             return
         self.admitted = True
         session = self.scope.get("session")
@@ -118,7 +117,7 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
             return
         if not self.bucket.take():
             await self._error("flooding")
-            await self.close(code=CLOSE_FLOODING)
+            await self.close(code=close_codes.FLOODING)
             return
         if text_data is None or len(text_data.encode("utf-8", "replace")) > MAX_FRAME_BYTES:
             await self._error("too_large" if text_data else "bad_message")

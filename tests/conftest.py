@@ -22,6 +22,16 @@ CHROMIUM_ARGS = [
 ]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _the_runner_serves_nothing() -> None:
+    """The test runner calls the ASGI application through communicators; that does not make it a
+    server: no deadline ticker starts by itself here (tests that want one start it) and no server
+    signal handlers are installed. The live server's process starts its ticker itself."""
+    from durak_site import realtime
+
+    realtime.never_serving()
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings) -> None:
     """Recovery keys are hashed with PBKDF2 in production; tests need not pay for it."""

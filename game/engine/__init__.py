@@ -17,19 +17,23 @@ from game.engine.flow import MAX_MOVES, STALL_ROUNDS
 from game.engine.rules import RULE_CHOICES, InvalidRules, Rules
 from game.engine.state import GameState
 from game.engine.timeouts import resign, set_bot_seats, timeout_action
+from game.engine.types import Action, Phase, View
 from game.engine.views import view_for, whose_turn
 
 __all__ = [
+    "Action",
     "CARD_RE",
     "CARD_STR",
     "ERROR_CODES",
     "MAX_MOVES",
+    "Phase",
     "RULE_CHOICES",
     "STALL_ROUNDS",
     "GameState",
     "IllegalAction",
     "InvalidRules",
     "Rules",
+    "View",
     "apply_action",
     "card_rank",
     "card_suit",

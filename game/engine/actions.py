@@ -3,7 +3,7 @@ that what legal_actions lists is exactly what apply_action accepts."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn, cast
 
 from game.engine.cards import (
     BEATERS,
@@ -40,6 +40,7 @@ from game.engine.flow import (
 )
 from game.engine.seats import SEAT_BIT, is_active, thrower_mask
 from game.engine.state import GameState
+from game.engine.types import Action
 
 RESIGN_REASONS = ("resign", "timeout")
 _C0, _C1, _C2, _C3 = CHUNKS
@@ -80,7 +81,7 @@ def apply_action(state: GameState, seat: int, action: Any) -> GameState:
         raise IllegalAction("internal_error", f"engine error: {e!r}") from e
 
 
-def _off_the_hot_path(state: GameState, i: int, t: str, action: dict) -> GameState | None:
+def _off_the_hot_path(state: GameState, i: int, t: str | None, action: dict[str, Any]) -> GameState | None:
     """apply_action's rarer cases, kept out of its hot path: the game is over, the check phase
     (only catches), resign, a seat that is out. Raises, returns the resigned state, or None when
     the action goes on as usual (a catch in the check phase)."""
@@ -140,7 +141,7 @@ _ONE_SEAT = tuple((j,) for j in range(6))
 _UNBEATEN = (-1,)
 
 
-def _attack(s: GameState, i: int, a: dict) -> None:
+def _attack(s: GameState, i: int, a: dict[str, Any]) -> None:
     """Lead a round with any card (docs/RULES.md#round) or throw in a card of a rank on the table
     (docs/RULES.md#throw-in-ranks).
     The card check (_card) is inlined here and in _defend: these two are most of all moves."""
@@ -189,7 +190,7 @@ def _attack(s: GameState, i: int, a: dict) -> None:
         s.turn = SEAT_BIT[s.defender]
 
 
-def _refuse_throw_in(s: GameState, i: int, a: dict) -> None:
+def _refuse_throw_in(s: GameState, i: int, a: dict[str, Any]) -> NoReturn:
     """Why seat i may not throw in card ``a["card"]`` (throw_mask said no), checked in the order
     players expect: a pass, the starter's turn, the card, the room, the rank."""
     rules = s.rules
@@ -208,7 +209,7 @@ def _refuse_throw_in(s: GameState, i: int, a: dict) -> None:
     raise IllegalAction("rank_not_on_table", "you may only throw in ranks on the table")
 
 
-def _defend(s: GameState, i: int, a: dict) -> None:
+def _defend(s: GameState, i: int, a: dict[str, Any]) -> None:
     """Beat one unbeaten attack card (docs/RULES.md#defence); in cheater mode any card may be laid."""
     atk = s.atk
     if i != s.defender or not atk:
@@ -252,13 +253,14 @@ def _defend(s: GameState, i: int, a: dict) -> None:
         defender_done(s)
 
 
-def _transfer(s: GameState, i: int, a: dict) -> None:
+def _transfer(s: GameState, i: int, a: dict[str, Any]) -> None:
     show = a.get("show", False)
     if type(show) is not bool:
         raise IllegalAction("bad_action", "'show' must be true or false")
-    code, nd = transfer_problem(s, i, 0 if show else 1)
+    code, problem = transfer_problem(s, i, 0 if show else 1)
     if code is not None:
-        raise IllegalAction(code, nd)
+        raise IllegalAction(code, cast(str, problem))
+    nd = cast(int, problem)
     c = own_card(s, i, a)
     if show:
         if not s.rules.transfer_by_showing_trump:
@@ -288,7 +290,7 @@ def _transfer(s: GameState, i: int, a: dict) -> None:
     settle(s)
 
 
-def _take(s: GameState, i: int, a: dict) -> None:
+def _take(s: GameState, i: int, a: dict[str, Any]) -> None:
     if i != s.defender or not s.atk:
         raise IllegalAction("not_your_turn", "you are not defending")
     if s.took:
@@ -300,7 +302,7 @@ def _take(s: GameState, i: int, a: dict) -> None:
     defender_done(s)  # what settle() would do after «Беру»
 
 
-def _pass(s: GameState, i: int, a: dict) -> None:
+def _pass(s: GameState, i: int, a: dict[str, Any]) -> None:
     if not s.atk:
         raise IllegalAction("not_your_turn", "lead a card: the table is empty")
     if i == s.defender:
@@ -343,7 +345,7 @@ def swap_allowed(s: GameState, i: int) -> bool:
     return bool(s.hands[i] & BIT[swap_card(s)])
 
 
-def _swap_trump(s: GameState, i: int, a: dict) -> None:
+def _swap_trump(s: GameState, i: int, a: dict[str, Any]) -> None:
     c = own_card(s, i, a)
     if c != swap_card(s) or not swap_allowed(s, i):
         raise IllegalAction("swap_not_allowed", "you may not swap the trump now")
@@ -358,12 +360,12 @@ def _swap_trump(s: GameState, i: int, a: dict) -> None:
     settle(s)
 
 
-def _resign(s: GameState, i: int, a: dict) -> None:
+def _resign(s: GameState, i: int, a: dict[str, Any]) -> None:
     """Never called: apply_action sends resign to do_resign (it needs the original state)."""
     raise IllegalAction("internal_error", "resign is not dispatched as a move")
 
 
-_HANDLERS: dict[str, Callable[[GameState, int, dict], None]] = {
+_HANDLERS: dict[str, Callable[[GameState, int, dict[str, Any]], None]] = {
     "attack": _attack,
     "defend": _defend,
     "transfer": _transfer,
@@ -379,7 +381,7 @@ _HANDLERS: dict[str, Callable[[GameState, int, dict], None]] = {
 
 # Every listed action is a fresh copy of a template dict (callers may keep or change what they
 # get): map(dict.copy, ...) runs in C, cheaper than building each dict in a comprehension.
-_copy = dict.copy
+_copy = cast("Callable[[Any], Action]", dict.copy)  # the tables hold Action-shaped dicts
 # attack templates by 13-bit mask slice (cards.chunk_tables): listing a hand's attacks is four
 # subscripts and one map, no per-card lookup
 _A0, _A1, _A2, _A3 = chunk_tables([{"type": "attack", "card": x} for x in CARD_STR])
@@ -392,7 +394,7 @@ _DEFEND_T = tuple(
 )
 
 
-def legal_actions(state: GameState, seat: Any) -> list[dict]:
+def legal_actions(state: GameState, seat: Any) -> list[Action]:
     """Every action ``seat`` may take now, one dict per concrete move, in the action JSON form;
     [] for a seat with nothing to do (or not at the table). Resign is always possible and is not
     listed. Order: attacks/defences lowest card first (defences by table slot), transfers, take
@@ -403,7 +405,7 @@ def legal_actions(state: GameState, seat: Any) -> list[dict]:
     i = seat - 1
     bit = SEAT_BIT[i]
     if s.phase != "play" or s.out_mask & bit:
-        res: list[dict] = []
+        res: list[Action] = []
         if s.phase == "check" and not s.out_mask & bit:
             _add_catches(s, i, res)
         return res
@@ -438,13 +440,13 @@ def legal_actions(state: GameState, seat: Any) -> list[dict]:
     return res
 
 
-def _defender_moves(s: GameState, i: int) -> list[dict]:
+def _defender_moves(s: GameState, i: int) -> list[Action]:
     """Defences of every unbeaten card, transfers (perevodnoy, nothing beaten yet), then take."""
     hand = s.hands[i]
     cheater = s.rules.cheater
     beaters = BEATERS[s.trump]
     dfn = s.dfn
-    res: list[dict] = []
+    res: list[Action] = []
     for k, t in enumerate(s.atk):  # (zip(..., strict=False) costs twice as much: a kw call)
         if dfn[k] < 0:
             m = hand if cheater else hand & beaters[t]
@@ -462,7 +464,7 @@ def _defender_moves(s: GameState, i: int) -> list[dict]:
     return res
 
 
-def _add_transfers(s: GameState, i: int, hand: int, cheater: bool, res: list[dict]) -> None:
+def _add_transfers(s: GameState, i: int, hand: int, cheater: bool, res: list[Action]) -> None:
     """Transfer options of the defender (perevodnoy, nothing beaten): by laying a card of the
     table rank (any card in cheater mode), and by showing the trump of that rank (docs/RULES.md#transfer-by-showing-trump)."""
     m = hand if cheater else honest_transfer_cards(s, i)
@@ -474,7 +476,7 @@ def _add_transfers(s: GameState, i: int, hand: int, cheater: bool, res: list[dic
             res += map(_copy, map(_SHOW_T, card_strs(m)))
 
 
-def _add_catches(s: GameState, i: int, res: list[dict]) -> None:
+def _add_catches(s: GameState, i: int, res: list[Action]) -> None:
     for c in catch_targets(s, i):
         res.append({"type": "catch", "card": CARD_STR[c]})
 

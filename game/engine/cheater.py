@@ -1,6 +1,8 @@
 """Cheater mode («Шулер», docs/RULES.md#cheater): catching a card of this round and the check phase."""
 from __future__ import annotations
 
+from typing import Any
+
 from game.engine.cards import BIT, CARD_STR, bits
 from game.engine.checks import card_field
 from game.engine.deal import rng_for
@@ -29,7 +31,7 @@ def catch_targets(s: GameState, i: int) -> list[int]:
     return res
 
 
-def catch(s: GameState, i: int, a: dict) -> None:
+def catch(s: GameState, i: int, a: dict[str, Any]) -> None:
     """«Поймать!»: a dishonest card → its player takes the table and the round ends (as a take
     if he defended, else as a bito); an honest one → the accuser draws a penalty card (stock, else a
     random discard card) and may not catch again this round."""
@@ -53,10 +55,8 @@ def catch(s: GameState, i: int, a: dict) -> None:
         raise IllegalAction("own_card", "you cannot catch your own or your partner's card")
     if s.banned >> i & 1:
         raise IllegalAction("catch_banned", "after a false accusation you cannot catch this round")
-    s.last = event(
-        i + 1, "catch", CARD_STR[c], cheater=laid + 1 if dishonest else None, caught=dishonest
-    )
     if dishonest:
+        s.last = event(i + 1, "catch", CARD_STR[c], cheater=laid + 1, caught=True)
         finish_round(s, "caught", laid)
         return
     penalty = False
@@ -74,7 +74,7 @@ def catch(s: GameState, i: int, a: dict) -> None:
         s.hands[i] |= BIT[pick]
         s.known &= ~BIT[pick]  # a hidden draw: even a card once known in his hand is not now
         penalty = True
-    s.last[5]["penalty"] = penalty
+    s.last = event(i + 1, "catch", CARD_STR[c], cheater=None, caught=False, penalty=penalty)
     s.banned |= 1 << i
     settle(s)
 

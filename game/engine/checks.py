@@ -10,7 +10,7 @@ from game.engine.seats import next_opponent
 from game.engine.state import GameState
 
 
-def card_field(a: dict, key: str = "card", code: str = "bad_card") -> int:
+def card_field(a: dict[str, Any], key: str = "card", code: str = "bad_card") -> int:
     """The card code in action field ``key`` or IllegalAction(code)."""
     v: Any = a.get(key)
     if type(v) is not str:
@@ -22,7 +22,7 @@ def card_field(a: dict, key: str = "card", code: str = "bad_card") -> int:
     return c
 
 
-def own_card(s: GameState, i: int, a: dict) -> int:
+def own_card(s: GameState, i: int, a: dict[str, Any]) -> int:
     """A card field that must be in seat i's hand."""
     c = card_field(a)
     if not s.hands[i] & BIT[c]:

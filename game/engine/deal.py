@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from game.engine.cards import BIT, CARD_CODE, DECK_MASK, SUIT_MASK, lowest
@@ -59,7 +59,7 @@ def _seat_mask(seats: Iterable[Any], n: int, what: str) -> int:
 
 
 def new_game(
-    rules: Rules | dict | None,
+    rules: Rules | dict[str, Any] | None,
     players: int,
     seed: int | str | None = None,
     deck: list[str] | None = None,
@@ -150,7 +150,7 @@ def _first_move(s: GameState) -> int:
     how = s.rules.first_move
     if how == "left_of_dealer":
         return (s.dealer + 1) % s.n
-    seats = range(s.n)
+    seats: Sequence[int] = range(s.n)
     if how == "humans_first" or how == "bots_first":
         group = [i for i in seats if bool(s.bots >> i & 1) == (how == "bots_first")]
         seats = group or seats

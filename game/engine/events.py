@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-Event = tuple[int, str, "str | None", "str | None", "str | None", "dict[str, Any] | None"]
+Event = tuple["int | None", "str | None", "str | None", "str | None", "str | None", "dict[str, Any] | None"]
 
 _CORE = ("seat", "type", "card", "target", "closed")
 
@@ -21,7 +21,7 @@ def event(seat: int, kind: str, card: str | None, **extra: Any) -> Event:
     return (seat, kind, card, None, None, extra or None)
 
 
-def last_event(last: Event | None) -> dict | None:
+def last_event(last: Event | None) -> dict[str, Any] | None:
     """The public form of ``state.last``."""
     if last is None:
         return None
@@ -38,7 +38,7 @@ def last_event(last: Event | None) -> dict | None:
     return d
 
 
-def from_public(d: dict | None) -> Event | None:
+def from_public(d: dict[str, Any] | None) -> Event | None:
     """The inverse of last_event (GameState.from_json)."""
     if d is None:
         return None

@@ -17,6 +17,7 @@ from game.engine.seats import (
     team_of,
 )
 from game.engine.state import GameState
+from game.engine.types import RoundEnd
 
 MAX_MOVES = 5000     # hard cap on actions in one game (bot games can never loop)
 STALL_ROUNDS = 100   # rounds without the discard growing or anyone going out → draw
@@ -119,7 +120,7 @@ def defender_done(s: GameState) -> None:
             if m:
                 s.turn = m
                 return
-    how = "take" if took else "bito"
+    how: RoundEnd = "take" if took else "bito"
     if rules.cheater:  # docs/RULES.md#check-phase: it comes before the close
         s.phase = "check"
         s.pending = how

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from game.engine.bots.cards import beats, rank_of
+from game.engine.card_strings import beats, rank_of, table_ranks
 
 _CARD_MOVES = ("attack", "defend", "transfer")
 
@@ -42,7 +42,7 @@ def explain(view: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
         return {}
     general = _seat_code(view)
     open_ = _open_attacks(view)
-    ranks = _table_ranks(view)
+    ranks = table_ranks(view.get("table") or ())
     defending = view.get("seat") == view.get("defender") and bool(open_)
     out: dict[str, tuple[str, dict[str, Any]]] = {}
     for card in blocked:
@@ -99,22 +99,13 @@ def _room(view: dict[str, Any]) -> bool:
     return len(table) < (view.get("limit") or 0) and unbeaten < defender_cards
 
 
-def _table_ranks(view: dict[str, Any]) -> set[str]:
-    ranks = set()
-    for p in view.get("table") or ():
-        ranks.add(rank_of(p["attack"]))
-        if p.get("defense"):
-            ranks.add(rank_of(p["defense"]))
-    return ranks
-
-
 def _starter_first(view: dict[str, Any]) -> bool:
     """Does the starter still hold the first right to throw in (docs/RULES.md#throw-in-order)? Known for sure when he
     is awaited, or when this seat holds a card of a table rank it may not throw."""
     starter = view.get("attacker")
     if starter in (view.get("turn") or ()):
         return True
-    ranks = _table_ranks(view)
+    ranks = table_ranks(view.get("table") or ())
     usable = {a.get("card") for a in view.get("legal") or () if a.get("type") == "attack"}
     return any(rank_of(c) in ranks and c not in usable for c in view.get("hand") or ())
 

@@ -7,6 +7,9 @@ Pure, so that the engine's post-game analysis replays a log exactly as the serve
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from game.engine.actions import apply_action
 from game.engine.cheater import end_check
 from game.engine.errors import IllegalAction
@@ -16,7 +19,7 @@ from game.engine.timeouts import resign, set_bot_seats
 SERVER_EVENTS = frozenset({"resign", "end_check", "set_bots"})
 
 
-def apply_event(state: GameState, seat: int | None, action: dict) -> GameState:
+def apply_event(state: GameState, seat: int | None, action: Mapping[str, Any]) -> GameState:
     """One logged event applied to ``state`` (a new state; IllegalAction if it does not apply)."""
     kind = action.get("type") if isinstance(action, dict) else None
     if kind == "end_check":

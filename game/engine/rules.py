@@ -5,15 +5,21 @@ Every difference between the rule sources is a field here; the first value of ea
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
-from typing import Any
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
+
+Variant = Literal["podkidnoy", "perevodnoy"]
+ThrowIn = Literal["starter_first", "anyone"]
+FirstMove = Literal["lowest_trump", "lowest_trump_or_random", "left_of_dealer", "humans_first", "bots_first"]
+TrumpSwap = Literal["nobody", "humans", "bots", "all"]
+Timeout = Literal["auto", "lose"]
 
 
 class InvalidRules(ValueError):
     """A rules dict or a game setup the engine refuses (message names the field)."""
 
 
-RULE_CHOICES: dict[str, tuple] = {
+RULE_CHOICES: dict[str, tuple[Any, ...]] = {
     "deck_size": (36, 24, 52),
     "variant": ("podkidnoy", "perevodnoy"),
     "pairs": (False, True),
@@ -53,31 +59,38 @@ class Rules:
     each for himself."""
 
     deck_size: int = 36
-    variant: str = "podkidnoy"
+    variant: Variant = "podkidnoy"
     pairs: bool = False
     cheater: bool = False
     transfer_with_trump: bool = True
     transfer_by_showing_trump: bool = False
     transfer_in_first_round: bool = True
-    throw_in: str = "starter_first"
+    throw_in: ThrowIn = "starter_first"
     round_limit: int | None = 6
     first_round_limit: int = 6
-    first_move: str = "lowest_trump"
-    trump_swap: str = "nobody"
+    first_move: FirstMove = "lowest_trump"
+    trump_swap: TrumpSwap = "nobody"
     refill: bool = True
     auto_bito: bool = False
     draw: bool = True
-    timeout: str = "auto"
+    timeout: Timeout = "auto"
     # display only: the table page shows the seat memory (views' ``known``, which every view
     # carries anyway: it is public); the engine and the bots never read it
     memory_aid: bool = False
+    # derived in __post_init__, not settings: to_dict's cache (views call it on every frame) and the
+    # per-round attack-card caps (flow.round_cap): round 1, later rounds
+    _as_dict: dict[str, Any] = field(init=False, repr=False, compare=False)
+    _cap1: int = field(init=False, repr=False, compare=False)
+    _capn: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        settings = {}
         for f in fields(self):
-            _check(f.name, getattr(self, f.name))
-        # cached for to_dict (views call it on every frame); not a dataclass field
-        object.__setattr__(self, "_as_dict", asdict(self))
-        # per-round attack-card caps (flow.round_cap): round 1, later rounds
+            if f.init:
+                value = getattr(self, f.name)
+                _check(f.name, value)
+                settings[f.name] = value
+        object.__setattr__(self, "_as_dict", settings)
         cap1 = self.first_round_limit
         if self.round_limit is not None:
             cap1 = min(cap1, self.round_limit)

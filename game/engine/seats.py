@@ -108,3 +108,11 @@ def thrower_mask(s: GameState) -> int:
 def team_of(s: GameState, i: int) -> list[int]:
     """Seat indexes of i's side (himself, plus the partner in pairs)."""
     return [i, (i + 2) % 4] if s.pairs else [i]
+
+
+def seat_mask(seats: list[int]) -> int:
+    """1-based seat list → bitmask of 0-based seats (the inverse of a view's seat lists)."""
+    m = 0
+    for x in seats:
+        m |= 1 << (x - 1)
+    return m

@@ -10,7 +10,8 @@ from typing import Any
 from game.engine.cards import CARD_CODE, CARD_STR, RANK_OF, SUITS, from_strs, to_strs
 from game.engine.events import Event, from_public, last_event
 from game.engine.rules import Rules
-from game.engine.seats import TURN_OF, thrower_mask
+from game.engine.seats import TURN_OF, seat_mask, thrower_mask
+from game.engine.types import Phase, RoundEnd
 
 STATE_FORMAT = 1
 
@@ -18,13 +19,6 @@ STATE_FORMAT = 1
 def _seats(mask: int) -> list[int]:
     """Bitmask of 0-based seats → sorted 1-based seat list."""
     return [i + 1 for i in range(mask.bit_length()) if mask >> i & 1]
-
-
-def _mask(seats: list[int]) -> int:
-    m = 0
-    for s in seats:
-        m |= 1 << (s - 1)
-    return m
 
 
 class GameState:
@@ -65,8 +59,8 @@ class GameState:
     passed: int             # seats (bitmask) that passed this round
     limit: int              # max attack cards this round
     round: int              # 1-based
-    phase: str              # "play" | "check" | "over"
-    pending: str | None     # in the check phase: how the round will close ("bito" | "take")
+    phase: Phase            # "play" | "check" | "over"
+    pending: RoundEnd | None  # in the check phase: how the round will close ("bito" | "take")
     out: list[int]          # seat indexes that finished, in order
     out_mask: int
     result: dict[str, Any] | None
@@ -102,6 +96,18 @@ class GameState:
     @property
     def over(self) -> bool:
         return self.phase == "over"
+
+    def is_over(self) -> bool:
+        """The game has ended (``result`` is set)."""
+        return self.phase == "over"
+
+    def in_check_phase(self) -> bool:
+        """Cheater mode's window after a round: only catches until ``end_check``."""
+        return self.phase == "check"
+
+    def in_play(self) -> bool:
+        """Seats act (neither the check window nor the end)."""
+        return self.phase == "play"
 
     def hand(self, seat: int) -> list[str]:
         """Cards of ``seat`` (1-based) as strings, lowest first. Server-side only."""
@@ -206,18 +212,18 @@ class GameState:
             s.starter = int(d["starter"]) - 1
             s.defender = int(d["defender"]) - 1
             s.took = bool(d["took"])
-            s.passed = _mask(d["passed"])
+            s.passed = seat_mask(d["passed"])
             s.limit = int(d["limit"])
             s.round = int(d["round"])
             s.phase = d["phase"]
             s.pending = d["pending"]
             s.out = [int(x) - 1 for x in d["out"]]
-            s.out_mask = _mask(d["out"])
+            s.out_mask = seat_mask(d["out"])
             s.result = d["result"]
             s.swap_used = bool(d["swap_used"])
-            s.shown = _mask(d["shown"])
-            s.banned = _mask(d["banned"])
-            s.bots = _mask(d["bots"])
+            s.shown = seat_mask(d["shown"])
+            s.banned = seat_mask(d["banned"])
+            s.bots = seat_mask(d["bots"])
             s.seed = d["seed"]
             s.rng_n = int(d["rng_n"])
             s.moves = int(d["moves"])
@@ -225,7 +231,7 @@ class GameState:
             s.stall = int(d["stall"])
             s.best = int(d["best"])
             s.dealer = int(d["dealer"]) - 1
-            s.turn = _mask([int(x) for x in d["awaiting"]])
+            s.turn = seat_mask([int(x) for x in d["awaiting"]])
             s.elig = thrower_mask(s)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
             raise ValueError(f"malformed game state: {e!r}") from e

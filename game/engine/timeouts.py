@@ -7,9 +7,10 @@ from game.engine.actions import check_seat, do_resign
 from game.engine.cards import CARD_STR, SUIT_MASK, lowest
 from game.engine.errors import IllegalAction
 from game.engine.state import GameState
+from game.engine.types import Action
 
 
-def timeout_action(state: GameState, seat: Any) -> dict:
+def timeout_action(state: GameState, seat: Any) -> Action:
     """The automatic move for an awaited ``seat`` whose time ran out: the defender takes, a
     thrower passes, the leader plays his lowest non-trump (else lowest trump). With
     timeout="lose" a leader or a defender facing unbeaten cards resigns (reason "timeout")."""

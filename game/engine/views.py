@@ -5,14 +5,13 @@ flags, no RNG state.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from game.engine.actions import legal_actions
 from game.engine.cards import CARD_STR, SUITS, to_strs
 from game.engine.cheater import catch_targets
 from game.engine.events import last_event
 from game.engine.seats import TURN_OF, partner
 from game.engine.state import GameState
+from game.engine.types import View
 
 _SEAT_LISTS = tuple(tuple(j + 1 for j in range(6) if m >> j & 1) for m in range(64))
 _KEYS = tuple(str(j + 1) for j in range(6))
@@ -38,7 +37,7 @@ def whose_turn(state: GameState) -> list[int]:
     return [*TURN_OF[state.turn]]
 
 
-def view_for(state: GameState, seat: int | None) -> dict[str, Any]:
+def view_for(state: GameState, seat: int | None) -> View:
     """What ``seat`` (1-based) may see; ``None`` (or an unknown seat) gets the spectator view."""
     s = state
     i = seat - 1 if type(seat) is int and 1 <= seat <= s.n else -1

@@ -13,9 +13,9 @@ from game.services import finish, locking, sending
 def set_deadline(game: Game, state: engine.GameState) -> None:
     """The next clock of a running game, by the database's time of its lock (`game.db_now`)."""
     now = game.db_now
-    if state.result is not None or state.phase == "over":
+    if state.result is not None or state.is_over():
         game.deadline, game.deadline_kind, game.deadline_seats = None, "", []
-    elif state.phase == "check":
+    elif state.in_check_phase():
         game.deadline = now + timedelta(seconds=frames.check_seconds())
         game.deadline_kind = Game.DeadlineKind.CHECK
         game.deadline_seats = []

@@ -16,8 +16,8 @@ from django.db import connection
 from django.db.models.functions import Now
 from django.utils import timezone
 
+from durak_site.errors import ServiceError
 from game import event_log, frames
-from game.errors import ServiceError
 from game.models import Game, GameSeat
 
 # the columns a move writes (its UPDATE changes these only)

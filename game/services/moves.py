@@ -12,8 +12,8 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from durak_site.errors import ServiceError
 from game import bots, engine, event_log
-from game.errors import ServiceError
 from game.models import Game, GameEvent, GameSeat
 from game.services import changes, locking, presence, selectors, sending
 from game.services.locking import SessionMoved
@@ -186,7 +186,7 @@ def fire_turn_deadline(game_id: int, version: int) -> Game | None:
             return None
         state = sending.state_of(game)
         for seat in list(game.deadline_seats or []):
-            if state.result is not None or state.phase != "play":
+            if state.result is not None or not state.in_play():
                 break
             if seat not in engine.whose_turn(state):
                 continue

@@ -10,9 +10,9 @@ from django.db import connection, transaction
 from django.db.models.functions import Now
 
 from accounts import sessions
+from durak_site.errors import ServiceError
 from game import engine, event_log, frames
 from game.engine.bots import TAKEOVER_LEVEL as ENGINE_TAKEOVER_LEVEL
-from game.errors import ServiceError
 from game.models import Game, GameSeat
 from game.services import changes, finish, locking, selectors, sending
 from game.services.locking import SessionMoved

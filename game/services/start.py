@@ -11,8 +11,8 @@ from django.db import transaction
 
 from durak_site import realtime
 from durak_site.clock import db_now
+from durak_site.errors import ServiceError
 from game import engine, frames, signals
-from game.errors import ServiceError
 from game.models import Game, GameSeat
 from game.services import changes, sending
 from lobby import services as lobby_services

@@ -20,17 +20,10 @@ from game.timers.base import bot_grace, heartbeat_timeout, lobby_heartbeats
 from game.timers.firings import GAME_KINDS, KINDS, TABLE_KINDS, Fired, fire
 from game.timers.pacer import Pacer, next_deadline, wait_for
 from game.timers.sweep import sweep
-from game.timers.ticker import (
-    SERVER_PROGRAMS,
-    is_server_process,
-    maybe_start_ticker,
-    run_paced,
-    start_ticker,
-    stop_ticker,
-)
+from game.timers.ticker import run_paced, start_ticker, stop_ticker
 
 __all__ = [
-    "GAME_KINDS", "KINDS", "SERVER_PROGRAMS", "TABLE_KINDS", "Fired", "Pacer", "bot_grace", "fire",
-    "heartbeat_timeout", "is_server_process", "lobby_heartbeats", "maybe_start_ticker", "next_deadline",
+    "GAME_KINDS", "KINDS", "TABLE_KINDS", "Fired", "Pacer", "bot_grace", "fire",
+    "heartbeat_timeout", "lobby_heartbeats", "next_deadline",
     "run_paced", "start_ticker", "stop_ticker", "sweep", "wait_for",
 ]

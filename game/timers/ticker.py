@@ -1,13 +1,11 @@
 """The in-process ticker (the embedded default, and the daphne live server in tests): a daemon
-thread that sweeps whenever the pacer says so, started only in processes that serve the site."""
+thread that sweeps whenever the pacer says so. With TIMERS_BACKEND "ticker" the game app starts it on
+the first request the process serves (``durak_site.realtime.when_serving``); with "celery", beat's
+scheduler (game/beat.py) is the one driver and no process runs a ticker."""
 
 from __future__ import annotations
 
-import os
-import sys
 import threading
-
-from django.conf import settings
 
 from game import sweep_hooks
 from game.timers.base import logger, reset_connection
@@ -64,36 +62,3 @@ def stop_ticker(timeout: float = 5.0) -> None:
     if _ticker is not None:
         _ticker.join(timeout)
     _ticker = None
-
-
-SERVER_PROGRAMS = {"daphne", "uvicorn", "gunicorn", "hypercorn"}
-
-
-def is_server_process(argv: list[str] | None = None, environ=None) -> bool:
-    """Is this process serving the site (runserver's serving child, daphne, ...), not migrate/tests?"""
-    argv = sys.argv if argv is None else argv
-    environ = os.environ if environ is None else environ
-    if not argv:
-        return False
-    program = os.path.basename(argv[0])
-    if program in SERVER_PROGRAMS:
-        return True
-    if len(argv) > 1 and argv[1] == "runserver":
-        # with the autoreloader only the child (RUN_MAIN=true) serves; the parent just watches files
-        return environ.get("RUN_MAIN") == "true" or "--noreload" in argv
-    return False
-
-
-def maybe_start_ticker() -> bool:
-    """Called from GameConfig.ready(): start the ticker where it belongs.
-
-    TIMERS_TICKER=1 forces it on (e.g. a daphne process in tests even when Celery is configured),
-    TIMERS_TICKER=0 forces it off; otherwise it runs in server processes when TIMERS_BACKEND is "ticker".
-    """
-    flag = os.environ.get("TIMERS_TICKER", "").strip().lower()
-    if flag in {"0", "false", "no", "off"}:
-        return False
-    if flag in {"1", "true", "yes", "on"} or (settings.TIMERS_BACKEND == "ticker" and is_server_process()):
-        start_ticker()
-        return True
-    return False

@@ -15,8 +15,8 @@ After a committed change the table's channel-layer group hears of it (``notices`
 """
 
 from durak_site.clock import db_now
+from durak_site.errors import ServiceError
 from game.engine.bots import DEFAULT_LEVEL
-from lobby.errors import ServiceError
 from lobby.services.countdown import (
     COUNTDOWN_SECONDS,
     REMATCH_SECONDS,

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 
 from accounts.services import ensure_can_play
-from lobby.errors import ServiceError
+from durak_site.errors import ServiceError
 from lobby.models import Seat, Table
 from lobby.services.selectors import can_manage, seat_of, seats_of
 

@@ -17,9 +17,9 @@ from django.db import models
 from django.utils.translation import gettext as _
 
 from durak_site.clock import db_now
+from durak_site.errors import ServiceError
 from game.engine.bots import BOTS, DEFAULT_LEVEL, LEVEL_BY_CODE
 from lobby import guards
-from lobby.errors import ServiceError
 from lobby.models import Seat, Table
 from lobby.services.countdown import clear_ready, settle
 from lobby.services.locking import ensure_player_can_play, locked_table, require_seated

@@ -16,9 +16,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from durak_site.clock import db_now
+from durak_site.errors import ServiceError
 from game.engine.bots import DEFAULT_LEVEL
 from game.engine.rules import RULE_CHOICES, InvalidRules, Rules
-from lobby.errors import ServiceError
 from lobby.models import Seat, Table
 from lobby.presets import CUSTOM, DEFAULT_PRESET, PRESETS
 from lobby.rule_texts import RULE_LABELS, TABLE_LABELS, value_label

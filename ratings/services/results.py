@@ -12,12 +12,12 @@ from __future__ import annotations
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
+from durak_site.errors import ServiceError
 from game import outcomes
 from game import services as game_services
+from game.models import Game
 from ratings import fairness
-from ratings.errors import ServiceError
 from ratings.models import (
     RATING_STEP,
     START_RATING,
@@ -64,8 +64,6 @@ def record_game_result(game, seats: list | None = None) -> GameRecord:
     Calling it again for the same game returns the first record and changes nothing. ``seats`` are
     the game's GameSeat rows with their players, when the caller has them (game.signals).
     """
-    from game.models import Game  # noqa: PLC0415 (ratings depends on game, not the reverse)
-
     # The game row lock serialises two finishes of the same game (game.services already holds it).
     Game.objects.select_for_update().filter(pk=game.pk).values_list("pk", flat=True).first()
     existing = GameRecord.objects.filter(game_id=game.pk).first()
@@ -73,7 +71,7 @@ def record_game_result(game, seats: list | None = None) -> GameRecord:
         existing.seat_changes = _seat_changes(existing)
         return existing
     if not game.result:
-        raise ServiceError("not_finished", _("This game has not finished yet."))
+        raise ServiceError("not_finished")
 
     rules = game.rules or {}
     variant = rules.get("variant") if rules.get("variant") in VARIANTS else VARIANTS[0]
@@ -153,21 +151,19 @@ def void_game(game, by, reason: str) -> GameRecord:
     """A moderator cancels a rated game's rating changes (each reversed, the reason kept)."""
     game_id = game if isinstance(game, int) else game.pk  # a Game or its id
     if by is None or not (by.is_staff or by.is_superuser):
-        raise ServiceError("not_moderator", _("Only moderators can void a game's rating."))
+        raise ServiceError("not_moderator")
     reason = (reason or "").strip()
     if not reason:
-        raise ServiceError("reason_required", _("Give a reason for voiding the game's rating."))
+        raise ServiceError("reason_required")
     record = GameRecord.objects.select_for_update().filter(game_id=game_id).first()
     if record is None:
-        raise ServiceError("not_recorded", _("This game has no recorded result, so there is nothing to void."))
+        raise ServiceError("not_recorded")
     if record.voided_at is not None:
-        raise ServiceError("already_voided", _("This game's rating was already voided on %(when)s: %(reason)s")
-                           % {"when": timezone.localtime(record.voided_at).strftime("%Y-%m-%d %H:%M"),
-                              "reason": record.void_reason})
+        raise ServiceError("already_voided", reason=record.void_reason,
+                           when=timezone.localtime(record.voided_at).strftime("%Y-%m-%d %H:%M"))
     changes = list(RatingChange.objects.filter(game_id=game_id, voided=False))
     if not changes:  # an unrated game whose leaver paid nothing either
-        raise ServiceError("unrated", _("This game was not rated (%(why)s), so there is nothing to void.")
-                           % {"why": unrated_label(record.unrated_reason)})
+        raise ServiceError("unrated", why=unrated_label(record.unrated_reason))
     ratings, variant_rows = _lock_ratings([c.player_id for c in changes], record.variant)
     for c in changes:
         for row in (ratings[c.player_id], variant_rows[c.player_id]):

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from game import outcomes
+from lobby.models import Seat
 from ratings import fairness
 from ratings.models import ClubStanding, GameRecord, Outcome, PlayerGame, Series
 from ratings.services.club import CLUB_SIZE
@@ -80,8 +81,6 @@ def open_series(table_id: int, lock: bool = False) -> Series | None:
 def next_first_attacker(table) -> int | None:
     """The seat that leads the next game of a running series (docs/RULES.md#series), or None (engine's own rule):
     game.services.start_game passes it to engine.new_game(first_attacker=...)."""
-    from lobby.models import Seat  # noqa: PLC0415
-
     table_id = table_id_of(table)
     series = open_series(table_id)
     if series is None or series.games_played == 0 or series.next_leader_seat is None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Q
-from django.utils.translation import gettext_lazy as _
 
-from ratings.errors import ServiceError
+from durak_site.errors import ServiceError
+from game.models import Game
+from lobby.models import Table
 from ratings.models import SERIES_STEP, ClubStanding, Outcome, Series, SeriesEntry, SeriesGame
 from ratings.services.club import CLUB_SIZE, MEMBERSHIP_FIELDS, lock_club, membership, update_club
 from ratings.services.selectors import next_first_attacker, open_series, table_id_of
@@ -47,8 +48,6 @@ def record_series_game(game, seats, outcomes: dict[int, str], finished_at) -> No
 
 
 def _series_length(table_id: int) -> int:
-    from lobby.models import Table  # noqa: PLC0415
-
     return Table.objects.filter(pk=table_id).values_list("series_length", flat=True).first() or 1
 
 
@@ -146,8 +145,6 @@ def _winners_choose_leader(series: Series, game, outcomes: dict[int, str]) -> No
 
 
 def _table_playing(table_id: int) -> bool:
-    from game.models import Game  # noqa: PLC0415
-
     return Game.objects.filter(table_id=table_id, status=Game.Status.PLAYING).exists()
 
 
@@ -157,16 +154,16 @@ def choose_series_leader(table, by_player, seat: int) -> Series:
     table_id = table_id_of(table)
     series = open_series(table_id, lock=True)
     if series is None or series.games_played == 0:
-        raise ServiceError("no_series", _("No series is running at this table."))
+        raise ServiceError("no_series")
     if _table_playing(table_id):
-        raise ServiceError("game_running", _("The next game has already started."))
+        raise ServiceError("series_game_started")
     if not series.winner_seats:
-        raise ServiceError("no_winners", _("The last game was a draw: the lowest trump leads the next one."))
+        raise ServiceError("no_winners")
     mine = series.entries.filter(player_id=getattr(by_player, "pk", None), seat__in=series.winner_seats).first()
     if mine is None:
-        raise ServiceError("not_winner", _("Only the winners of the last game choose who leads the next one."))
+        raise ServiceError("not_winner")
     if type(seat) is not int or seat not in series.winner_seats:
-        raise ServiceError("bad_seat", _("The next game can only be led by one of the winners."))
+        raise ServiceError("bad_seat")
     series.next_leader_seat = seat
     series.next_leader_chosen_by = by_player
     series.save(update_fields=["next_leader_seat", "next_leader_chosen_by"])

@@ -10,8 +10,8 @@ from django.core.management import call_command
 from django.test import Client
 
 from accounts import keys, services
-from accounts.errors import ServiceError
 from accounts.models import Player
+from durak_site.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from accounts import services
-from accounts.errors import ServiceError
 from accounts.models import Player
+from durak_site.errors import ServiceError
 
 
 def refused(nick: str) -> ServiceError:

@@ -9,8 +9,8 @@ import pytest
 from django.db import connection
 
 from chat import services
-from chat.errors import ServiceError
 from chat.models import Message
+from durak_site.errors import ServiceError
 from tests.game.helpers import make_player, make_table
 
 pytestmark = pytest.mark.django_db(transaction=True)

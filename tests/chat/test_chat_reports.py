@@ -7,8 +7,8 @@ import pytest
 from django.core.cache import cache
 
 from chat import services
-from chat.errors import ServiceError
 from chat.models import Message, Report
+from durak_site.errors import ServiceError
 from tests.game.helpers import make_player, make_table
 
 pytestmark = pytest.mark.django_db

@@ -8,10 +8,10 @@ import pytest
 from django.utils import timezone
 
 from chat import services
-from chat.errors import ServiceError
 from chat.models import ChatMute, Message, ModerationLog, Report
 from chat.tasks import purge_old_messages
 from durak_site import profanity
+from durak_site.errors import ServiceError
 from tests.game.helpers import make_player, make_table
 
 pytestmark = pytest.mark.django_db

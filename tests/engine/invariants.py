@@ -1,6 +1,6 @@
 """Invariant helpers for the engine property tests.
 
-The checks themselves live in ``game.engine.selfplay`` (so the long self-play run and these tests
+The checks themselves live in ``game.engine.tools.selfplay`` (so the long self-play run and these tests
 check exactly the same things); this module adds the Hypothesis strategies and profiles.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from game.engine import RULE_CHOICES, Rules
-from game.engine.selfplay import (
+from game.engine.tools.selfplay import (
     Checker,
     InvariantError,
     card_places,

@@ -222,8 +222,8 @@ def test_bot_does_not_mutate_the_view(level):
 # -- seeded games -----------------------------------------------------------------------------
 
 from game.engine import Rules  # noqa: E402
-from game.engine.bots.arena import play_bot_game  # noqa: E402
-from game.engine.selfplay import random_setup  # noqa: E402
+from game.engine.tools.arena import play_bot_game  # noqa: E402
+from game.engine.tools.selfplay import random_setup  # noqa: E402
 
 
 @pytest.mark.parametrize("level", GAME_LEVELS)

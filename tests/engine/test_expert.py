@@ -7,10 +7,10 @@ import random
 
 from game.engine import Rules, apply_action, end_check, legal_actions, new_game, view_for, whose_turn
 from game.engine.bots import choose_action
-from game.engine.bots.arena import play_bot_game
 from game.engine.bots.expert import ExpertBot
 from game.engine.bots.sample import Sampler
-from game.engine.selfplay import random_setup
+from game.engine.tools.arena import play_bot_game
+from game.engine.tools.selfplay import random_setup
 
 SMALL = ExpertBot(iterations=24, min_worlds=3, time_limit=5.0)  # the clock never decides here
 

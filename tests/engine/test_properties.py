@@ -1,6 +1,6 @@
 """Property tests: random legal play under every rule combination keeps the engine's invariants.
 
-After every action (``game.engine.selfplay.Checker``): each card in exactly one place; view hand
+After every action (``game.engine.tools.selfplay.Checker``): each card in exactly one place; view hand
 counts match; every defence beats its attack (except cheater mode); throw-in ranks were on the
 table; attack cards within the round limit; turn order (awaited seats can act, others only as
 ``legal`` allows, out-of-turn and garbage actions raise IllegalAction and change nothing); pairs

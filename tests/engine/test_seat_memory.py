@@ -16,7 +16,7 @@ from game.engine import (
     view_for,
     whose_turn,
 )
-from game.engine.selfplay import random_setup
+from game.engine.tools.selfplay import random_setup
 
 P1 = ["6C", "7S", "7H", "8D", "9S", "QD"]
 P2 = ["8S", "9H", "10H", "JS", "KS", "7C"]

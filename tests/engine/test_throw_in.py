@@ -7,7 +7,7 @@ import random
 from game.engine import apply_action, end_check, legal_actions, new_game, whose_turn
 from game.engine.cards import CARD_CODE
 from game.engine.flow import throw_mask
-from game.engine.selfplay import random_setup
+from game.engine.tools.selfplay import random_setup
 
 
 def _throws(s, seat):

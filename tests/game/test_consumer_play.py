@@ -375,7 +375,7 @@ def test_every_ping_the_client_sends_on_time_is_a_heartbeat():
 
     from game import consumers
 
-    js = (Path(consumers.__file__).parent / "static" / "game" / "connection.js").read_text()
+    js = (Path(consumers.__file__).parents[1] / "static" / "site" / "socket.js").read_text()
     ping_every = int(re.search(r"const PING_EVERY_MS = (\d+);", js).group(1)) / 1000
     assert ping_every - consumers.HEARTBEAT_EVERY >= 0.5
 

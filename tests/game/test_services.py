@@ -9,8 +9,8 @@ from django.conf import settings as dj_settings
 from django.db import IntegrityError, connection
 from django.test.utils import CaptureQueriesContext
 
+from durak_site.errors import ServiceError
 from game import engine, event_log, services
-from game.errors import ServiceError
 from game.models import Game, GameEvent, GameSeat
 from tests.game.helpers import make_player, make_table, play_out_with_bots
 

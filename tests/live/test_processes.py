@@ -54,7 +54,7 @@ class Web:
         self.name, self.port = name, _free_port()
         db = settings.DATABASES["default"]
         env = {**os.environ, "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-               "REDIS_URL": settings.REDIS_URL, "TIMERS_TICKER": "0", "DJANGO_SETTINGS_MODULE": "durak_site.settings",
+               "REDIS_URL": settings.REDIS_URL, "DJANGO_SETTINGS_MODULE": "durak_site.settings",
                "REALTIME_HOLD_AFTER_COMMIT": str(hold)}
         env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         LOGS.mkdir(parents=True, exist_ok=True)

@@ -7,8 +7,8 @@ import threading
 import pytest
 from django.db import connection, connections
 
+from durak_site.errors import ServiceError
 from lobby import services
-from lobby.errors import ServiceError
 from lobby.models import Seat
 
 

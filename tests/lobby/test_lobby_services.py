@@ -8,10 +8,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone, translation
 
+from durak_site.errors import ServiceError
 from game import services as game_services
 from game.engine.rules import Rules
 from lobby import services
-from lobby.errors import ServiceError
 from lobby.models import Seat, Table
 
 

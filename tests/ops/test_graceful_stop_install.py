@@ -10,6 +10,7 @@ import threading
 
 import pytest
 
+from durak_site import realtime
 from game import shutdown
 
 
@@ -24,7 +25,7 @@ class Socket:
 def fresh(monkeypatch):
     """A server process that has not installed its handlers yet; the test's own handlers come back."""
     monkeypatch.setattr(shutdown, "_installed", False)
-    monkeypatch.setattr(shutdown, "is_server_process", lambda: True)
+    monkeypatch.setattr(realtime, "_serving", True)  # as after a server's first request
     before = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
     yield
     for sig, handler in before.items():

@@ -6,8 +6,8 @@ import pytest
 from django.utils import translation
 from ratings_factories import finished_game_row, make_player, make_table, play_finished_game
 
+from durak_site.errors import ServiceError
 from ratings import services
-from ratings.errors import ServiceError
 from ratings.models import GameRecord, PlayerGame, Rating, RatingChange, RatingVariant
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,9 @@ from django.test import RequestFactory
 from django.urls import reverse
 from ratings_factories import finished_game_row, make_player, make_table, play_finished_game
 
+from durak_site.errors import ServiceError
 from lobby.models import Seat, Table
 from ratings import services
-from ratings.errors import ServiceError
 from ratings.models import ClubStanding, Series, SeriesEntry
 
 pytestmark = pytest.mark.django_db

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
+from accounts import services as accounts_services
 from accounts.models import Player
 from durak_site.clock import db_now
 from game import engine
@@ -21,8 +22,6 @@ from lobby.models import Seat, Table
 def player(nick: str, address: str = "") -> Player:
     p = Player.objects.create_user(nick)
     if address:
-        from accounts import services as accounts_services  # noqa: PLC0415
-
         accounts_services.record_address(p.pk, address)
         p.refresh_from_db()
     return p

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def _connect(table_id: int, player, client: tuple[str, int], extra: list | None = None) -> None:
-    from durak_site.asgi import application  # noqa: PLC0415
+    from durak_site.asgi import application  # builds the whole ASGI stack (and freezes gc) on import
 
     cookie = await database_sync_to_async(session_cookie)(player)
     headers = [(b"origin", b"http://testserver"),

@@ -11,6 +11,7 @@ from results_helpers import play_until, player, start, state
 from test_farming import _established
 
 from game import services as game_services
+from game.models import Game
 from tests.conftest import login_browser_context
 
 
@@ -54,8 +55,6 @@ def test_the_stayer_sees_plus_15_and_his_new_rating_arrive_on_his_socket(transac
 
 
 def _table_id(game_id: int) -> int:
-    from game.models import Game  # noqa: PLC0415
-
     return Game.objects.get(pk=game_id).table_id
 
 

@@ -9,8 +9,8 @@ from django.db import connection
 from results_helpers import game, player
 from test_farming import _established, _farm, _value
 
+from durak_site.errors import ServiceError
 from ratings import services
-from ratings.errors import ServiceError
 from ratings.models import GameRecord
 
 

@@ -8,6 +8,7 @@ import json
 import pytest
 from channels.testing import WebsocketCommunicator
 
+from durak_site import close_codes
 from game import consumers, services
 from tests.game.helpers import make_player, make_table
 from tests.security.kit import closed_with, first_frame, signed_in, socket_for, sync
@@ -136,7 +137,7 @@ async def test_a_stream_of_messages_is_closed_with_4429(settings):
     for n in range(int(consumers.MOVE_BURST) + 40):
         await comm.send_json_to({"type": "action", "id": f"f{n}", "version": 0, "action": {"type": "pass"}})
     frames, code = await closed_with(comm)
-    assert code == consumers.CLOSE_FLOODING
+    assert code == close_codes.FLOODING
     assert frames[-1]["code"] == "flooding"
 
 
@@ -145,4 +146,4 @@ async def test_a_stream_of_pings_is_closed_with_4429(settings):
     for _ in range(int(consumers.PING_BURST) + 20):
         await comm.send_json_to({"type": "ping"})
     _frames, code = await closed_with(comm)
-    assert code == consumers.CLOSE_FLOODING
+    assert code == close_codes.FLOODING

@@ -16,6 +16,7 @@ from django.db.models import F
 from accounts import services as accounts_services
 from accounts import sessions
 from accounts.models import Player
+from durak_site import close_codes
 from game import engine, services
 from game.models import Game, GameSeat
 from tests.game.helpers import drain, make_player, make_table
@@ -47,7 +48,7 @@ async def test_logging_out_closes_that_sessions_socket_with_4401(settings):
     response = await sync(client.post)("/accounts/logout/")
     assert response.status_code == 302
     frames, code = await closed_with(comm)
-    assert code == sessions.CLOSE_SESSION_ENDED
+    assert code == close_codes.SESSION_ENDED
     assert frames[-1]["type"] == "error" and frames[-1]["code"] == "session_ended"
     assert "session" in frames[-1]["message"].lower() or "сеанс" in frames[-1]["message"].lower()
 
@@ -78,7 +79,7 @@ async def test_a_move_after_the_session_ended_is_refused_even_if_the_news_was_lo
     await comm.send_json_to({"type": "action", "id": "m1", "version": game.version,
                              "action": {"type": "attack", "card": game.state["hands"][0][0]}})
     frames, code = await closed_with(comm)
-    assert code == sessions.CLOSE_SESSION_ENDED
+    assert code == close_codes.SESSION_ENDED
     assert [f["code"] for f in frames if f["type"] == "error"] == ["session_ended"]
     assert not any(f["type"] == "ack" for f in frames)
     assert await sync(services.game_version)(game.pk) == game.version
@@ -140,7 +141,7 @@ async def test_a_new_key_closes_the_sockets_of_the_old_key(settings):
     response = await sync(phone.post)("/accounts/new-key/")
     assert response.status_code == 302
     _frames, code = await closed_with(comm)
-    assert code == sessions.CLOSE_SESSION_ENDED
+    assert code == close_codes.SESSION_ENDED
 
 
 async def test_a_moderators_end_sessions_closes_the_socket_and_the_session(settings):
@@ -149,7 +150,7 @@ async def test_a_moderators_end_sessions_closes_the_socket_and_the_session(setti
     ended = await sync(accounts_services.end_sessions)(a, by=moderator)
     assert ended >= 1
     _frames, code = await closed_with(comm)
-    assert code == sessions.CLOSE_SESSION_ENDED
+    assert code == close_codes.SESSION_ENDED
     profile = await sync(client.get)("/accounts/profile/")
     assert profile.status_code == 302  # the HTTP session is gone too
 
@@ -159,7 +160,7 @@ async def test_a_ban_mid_game_closes_the_socket_with_4403_and_a_bot_takes_his_se
     moderator = await sync(make_player)()
     await sync(accounts_services.ban)(a, "cheating with a friend", by=moderator)
     frames, code = await closed_with(comm)
-    assert code == sessions.CLOSE_BANNED
+    assert code == close_codes.BANNED
     assert frames[-1]["code"] == "banned" and "cheating with a friend" in frames[-1]["message"]
 
     def seat():
@@ -172,7 +173,7 @@ async def test_a_ban_mid_game_closes_the_socket_with_4403_and_a_bot_takes_his_se
     again, ok = await socket_for(client, f"/ws/tables/{table.pk}/")
     assert ok
     frames, code = await closed_with(again)
-    assert code == sessions.CLOSE_BANNED
+    assert code == close_codes.BANNED
 
 
 async def test_a_banned_players_move_racing_the_ban_is_refused(settings):
@@ -186,6 +187,6 @@ async def test_a_banned_players_move_racing_the_ban_is_refused(settings):
     await comm.send_json_to({"type": "action", "id": "m1", "version": game.version,
                              "action": {"type": "attack", "card": game.state["hands"][0][0]}})
     frames, code = await closed_with(comm)
-    assert code == sessions.CLOSE_BANNED
+    assert code == close_codes.BANNED
     assert not any(f["type"] == "ack" for f in frames)
     assert await sync(services.game_version)(game.pk) == game.version

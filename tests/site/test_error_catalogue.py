@@ -7,6 +7,7 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
 from django.utils import translation
 
 from durak_site.errors import CATALOGUE, ServiceError, message_for
@@ -68,3 +69,42 @@ def test_a_refusal_fills_its_sentence_and_the_page_and_the_socket_share_it():
         assert error_messages()["stale_version"] == message_for("stale_version")
     with translation.override("ru"):
         assert "3" in err.message and re.search("[а-я]", err.message)
+
+
+def _service_error_calls():
+    for app in APPS:
+        for path in (ROOT / app).rglob("*.py"):
+            if "/migrations/" in path.as_posix():
+                continue
+            tree = ast.parse(path.read_text())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call):
+                    name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+                    if name == "ServiceError":
+                        yield path.relative_to(ROOT), node
+                elif isinstance(node, ast.ImportFrom) and any(a.name == "ServiceError" for a in node.names):
+                    yield path.relative_to(ROOT), node
+
+
+def test_a_refusal_is_a_code_and_parameters_never_a_sentence_of_its_own():
+    inline = []
+    for path, node in _service_error_calls():
+        if isinstance(node, ast.ImportFrom):
+            if node.module != "durak_site.errors":
+                inline.append(f"{path}:{node.lineno}: ServiceError imported from {node.module}")
+        elif len(node.args) != 1:
+            inline.append(f"{path}:{node.lineno}: ServiceError with {len(node.args)} positional arguments")
+    assert not inline, inline
+    with pytest.raises(TypeError):
+        ServiceError("ban_self", "You cannot ban yourself.")
+
+
+def test_a_refusal_is_worded_in_the_language_active_when_it_is_read():
+    err = ServiceError("nick_length", min=3, max=20, n=2)
+    with translation.override("en"):
+        assert err.message == "A nick is 3 to 20 characters long; this one has 2."
+    with translation.override("ru"):
+        assert re.search("[а-я]", err.message) and "3" in err.message and "20" in err.message
+    banned = ServiceError("banned", reason="cheating")
+    with translation.override("en"):
+        assert banned.as_dict() == {"code": "banned", "message": "Your account is banned: cheating"}

@@ -9,6 +9,7 @@ import ast
 import re
 from pathlib import Path
 
+from durak_site import close_codes as server_close_codes
 from durak_site.errors import CATALOGUE
 from game import socket_hooks
 
@@ -102,14 +103,9 @@ def sent_types() -> set[str]:
 
 
 def close_codes() -> set[int]:
-    """Every close code the server sends: module constants CLOSE_* and SERVICE_RESTART."""
-    codes: set[int] = set()
-    for app in ("accounts", "lobby", "game", "ratings", "chat", "social", "analysis", "durak_site"):
-        for path in (ROOT / app).rglob("*.py"):
-            text = path.read_text(encoding="utf-8")
-            for match in re.finditer(r"^(?:CLOSE_\w+|SERVICE_RESTART)\s*=\s*(\d{4})\b", text, re.MULTILINE):
-                codes.add(int(match.group(1)))
-    return codes
+    """Every close code the server sends: the one list in durak_site/close_codes.py (no socket closes
+    with another: tests/site/test_close_codes.py)."""
+    return set(server_close_codes.ALL.values())
 
 
 def _undocumented(names) -> list:

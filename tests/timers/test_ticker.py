@@ -1,13 +1,16 @@
 """The embedded default: the same sweep driven by an in-process ticker (make run with no Redis, and the
-daphne live server of the browser tests), started only where the site is served."""
+daphne live server of the browser tests), started by the first request a process serves; with Celery,
+beat is the one driver."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
-from io import StringIO
+from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 from timers_kit import age_game, make_player, make_table, start_game, wait_for
 
 from game import timers
@@ -15,19 +18,58 @@ from game.models import Game, GameEvent
 from lobby import services as lobby
 from lobby.models import Table
 
+ROOT = Path(__file__).resolve().parents[2]
 
-@pytest.mark.parametrize(("argv", "environ", "expected"), [
-    (["manage.py", "runserver"], {"RUN_MAIN": "true"}, True),  # the autoreloader's serving child
-    (["manage.py", "runserver"], {}, False),  # the autoreloader's watcher: no second ticker
-    (["manage.py", "runserver", "--noreload"], {}, True),
-    (["/usr/bin/daphne", "durak_site.asgi:application"], {}, True),
-    (["manage.py", "migrate"], {}, False),
-    (["manage.py", "shell"], {}, False),
-    (["/x/.venv/bin/pytest"], {}, False),
-    (["/x/.venv/bin/celery", "-A", "durak_site", "worker"], {}, False),
-])
-def test_only_server_processes_run_the_ticker(argv, environ, expected):
-    assert timers.is_server_process(argv, environ) is expected
+
+FIRST_REQUEST = """
+import asyncio, threading
+from durak_site.asgi import application
+
+def ticking():
+    return any(t.name == "timers-ticker" and t.is_alive() for t in threading.enumerate())
+
+async def get(path):
+    sent, asked = [], []
+    async def receive():
+        if asked:  # the body came: the client stays connected
+            await asyncio.Event().wait()
+        asked.append(1)
+        return {"type": "http.request", "body": b"", "more_body": False}
+    async def send(message):
+        sent.append(message)
+    scope = {"type": "http", "method": "GET", "path": path, "raw_path": path.encode(), "query_string": b"",
+             "headers": [(b"host", b"127.0.0.1")], "scheme": "http", "server": ("127.0.0.1", 8000),
+             "client": ("127.0.0.1", 5000), "asgi": {"version": "3.0"}, "http_version": "1.1", "root_path": ""}
+    await application(scope, receive, send)
+    return sent[0]["status"]
+
+print("loaded", ticking())
+print("status", asyncio.run(get("/no-such-page/")))
+print("served", ticking())
+"""
+
+
+def _first_request(tmp_path, **env) -> dict[str, str]:
+    """A fresh process loads the ASGI application, then serves one request; is the ticker running?"""
+    environ = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
+    environ.update(DJANGO_SETTINGS_MODULE="durak_site.settings", LOG_LEVEL="ERROR",
+                   DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", **env)
+    done = subprocess.run([sys.executable, "-c", FIRST_REQUEST], cwd=ROOT, env=environ, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return dict(line.split(" ", 1) for line in done.stdout.splitlines())
+
+
+def test_the_embedded_default_starts_its_ticker_with_the_first_request_it_serves(tmp_path):
+    seen = _first_request(tmp_path)
+    assert seen["loaded"] == "False"  # loading the application (as migrate or a shell would) starts nothing
+    assert seen["status"] == "404"
+    assert seen["served"] == "True"
+
+
+def test_with_celery_no_process_runs_a_ticker(tmp_path):
+    seen = _first_request(tmp_path, REDIS_URL="redis://127.0.0.1:6379/15")
+    assert seen["loaded"] == "False" and seen["served"] == "False"
 
 
 def test_the_test_runner_itself_runs_no_ticker():
@@ -46,17 +88,6 @@ def test_the_ticker_thread_fires_a_due_deadline_by_itself():
     finally:
         timers.stop_ticker()
     assert not thread.is_alive()
-
-
-@pytest.mark.django_db(transaction=True)
-def test_run_ticker_once_sweeps_from_the_command_line():
-    a, b = make_player(), make_player()
-    _, game = start_game(a, b)
-    age_game(game.pk)
-    out = StringIO()
-    call_command("run_ticker", "--once", stdout=out)
-    assert "fired 1 deadline" in out.getvalue()
-    assert GameEvent.objects.filter(game=game, source="timeout").count() == 1
 
 
 @pytest.mark.django_db(transaction=True)

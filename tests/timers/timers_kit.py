@@ -136,7 +136,7 @@ class CeleryProcesses:
         self.beat: subprocess.Popen | None = None
         self.name = f"timers-test-{uuid.uuid4().hex[:8]}@localhost"
         self.env = {**os.environ, "DATABASE_URL": _database_url(), "REDIS_URL": django_settings.REDIS_URL,
-                    "TIMERS_TICKER": "0", "PYTHONUNBUFFERED": "1"}
+                    "PYTHONUNBUFFERED": "1"}
         self.starts = 0
 
     def _spawn(self, args: list[str], log_name: str) -> subprocess.Popen:

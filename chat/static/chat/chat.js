@@ -20,8 +20,8 @@ T.message_menu = root.dataset.menuLabel || "{nick}";
 T.you = root.dataset.you || "";  // the reactions drawn as images: no colour-emoji font needed
 
 // ---------------------------------------------------------------- the socket
-// The table client announces each socket it opens ("table-socket" on document, game/static/game/
-// connection.js); chat listens on that one socket and sends on it.
+// The table pages announce each socket they open ("table-socket" on document, static/site/socket.js);
+// chat listens on that one socket and sends on it.
 document.addEventListener("table-socket", (ev) => attach(ev.detail));
 
 function attach(ws) {

@@ -6,7 +6,8 @@ as a server event (no seat) when a cheater-mode check window closes with no catc
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from game.engine.actions import apply_action, legal_actions
 from game.engine.bots import choose_action
@@ -14,9 +15,13 @@ from game.engine.cheater import end_check
 from game.engine.deal import new_game
 from game.engine.rules import Rules
 from game.engine.state import GameState
+from game.engine.types import Action
 from game.engine.views import view_for, whose_turn
 
-Log = list[tuple[int | None, dict]]
+if TYPE_CHECKING:
+    from game.engine.analysis.judge import Budget
+
+Log = list[tuple[int | None, Action]]
 
 
 def record_game(rules: Rules, players: int, seed: int, levels: Mapping[int, str]) -> tuple[GameState, Log]:
@@ -49,7 +54,8 @@ def record_game(rules: Rules, players: int, seed: int, levels: Mapping[int, str]
 
 
 def bench(games: int, *, rules: Rules | None = None, players: int = 2, seed: int = 1,
-          levels: str = "heuristic", budget=None, out=print) -> dict:
+          levels: str = "heuristic", budget: Budget | None = None,
+          out: Callable[[str], object] = print) -> dict[str, Any]:
     """Analyse ``games`` seeded bot games (every seat judged), printing a line per game and the
     figures; returns them. CPU seconds of this process, so other load on the machine does not count."""
     import statistics

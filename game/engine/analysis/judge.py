@@ -20,15 +20,14 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Any
 
 from game.engine.actions import apply_action
 from game.engine.bots.endgame import Solver, solvable
 from game.engine.bots.rollout import playout, value
 from game.engine.bots.sample import Sampler
 from game.engine.errors import IllegalAction
+from game.engine.types import Action, View
 
-Action = dict[str, Any]
 Z95 = 1.96
 
 
@@ -84,15 +83,15 @@ def _paired_half_width(a: list[float], b: list[float]) -> float:
     return max(Z95 * math.sqrt(var / n), 1.0 / n)
 
 
-def exact(view: dict, moves: list[Action], max_nodes: int) -> list[float] | None:
+def exact(view: View, moves: list[Action], max_nodes: int) -> list[float] | None:
     """Each move's exact value when the position is a solvable heads-up endgame, else None."""
     world = Sampler(view).deal(random.Random(0))  # every card is known: any deal is the real one
     if not solvable(world):
         return None
-    return Solver(int(view["seat"]), max_nodes).values(world, moves)
+    return Solver(int(view["seat"] or 0), max_nodes).values(world, moves)
 
 
-def judge(view: dict, moves: list[Action], played: int, seed: str, budget: Budget) -> Judgement | None:
+def judge(view: View, moves: list[Action], played: int, seed: str, budget: Budget) -> Judgement | None:
     """Estimates for ``moves`` (``played`` is the index of the move made); None if no world fitted."""
     known = exact(view, moves, budget.max_nodes)
     if known is not None:
@@ -102,15 +101,15 @@ def judge(view: dict, moves: list[Action], played: int, seed: str, budget: Budge
     return _sample(view, moves, played, seed, budget)
 
 
-def confirm(view: dict, played: Action, best: Action, seed: str, budget: Budget) -> Judgement | None:
+def confirm(view: View, played: Action, best: Action, seed: str, budget: Budget) -> Judgement | None:
     """The played and the best move measured again on fresh worlds (estimates in that order).
     Choosing the best of several noisy means favours a lucky one; a second, independent measurement
     of just the two removes that bias before a move is called a mistake."""
     return _sample(view, [played, best], 0, seed, budget)
 
 
-def _sample(view: dict, moves: list[Action], played: int, seed: str, budget: Budget) -> Judgement | None:
-    seat = int(view["seat"])
+def _sample(view: View, moves: list[Action], played: int, seed: str, budget: Budget) -> Judgement | None:
+    seat = int(view["seat"] or 0)
     sampler = Sampler(view)
     rng = random.Random(seed)
     scores: list[list[float]] = [[] for _ in moves]  # per move, per world (None-free: all or none)

@@ -5,6 +5,8 @@ codes are stable (stored in analyses; the site translates them); "" when no patt
 """
 from __future__ import annotations
 
+from game.engine.types import Action, View
+
 PATTERNS = (
     "trump_instead_of_take",   # covered with a trump where taking the cards was better
     "took_instead_of_transfer",  # took where transferring was better
@@ -17,7 +19,7 @@ PATTERNS = (
 )
 
 
-def pattern_of(view: dict, played: dict, best: dict) -> str:
+def pattern_of(view: View, played: Action, best: Action) -> str:
     """The pattern code of playing ``played`` where ``best`` was better, from the seat's view."""
     trump = view.get("trump")
     p, b = played.get("type"), best.get("type")

@@ -18,9 +18,9 @@ is 0), over its judged decisions.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from game.engine.analysis.judge import Budget, Judgement, confirm, judge
 from game.engine.analysis.patterns import pattern_of
@@ -29,6 +29,7 @@ from game.engine.bots.expert import candidates
 from game.engine.bots.heuristic import HeuristicBot
 from game.engine.log import apply_event
 from game.engine.state import GameState
+from game.engine.types import Action, View
 from game.engine.views import view_for
 
 FORMAT = 1
@@ -44,7 +45,7 @@ class Decision:
 
     step: int
     seat: int
-    action: dict
+    action: Action
     state: GameState
     by_bot: bool
 
@@ -57,7 +58,7 @@ class Plan:
     events: int = 0
 
 
-def plan(initial: GameState, events: Iterable[tuple[int | None, dict]], seats: Iterable[int] | None = None) -> Plan:
+def plan(initial: GameState, events: Iterable[tuple[int | None, Mapping[str, Any]]], seats: Iterable[int] | None = None) -> Plan:
     """Replay the log and collect the decisions of ``seats`` (all seats when None)."""
     wanted = set(seats) if seats is not None else None
     state = initial
@@ -67,18 +68,18 @@ def plan(initial: GameState, events: Iterable[tuple[int | None, dict]], seats: I
         if seat is not None and kind != "resign" and (wanted is None or seat in wanted):
             legal = view_for(state, seat)["legal"]
             if len(legal) >= 2:
-                out.decisions.append(Decision(step, seat, action, state, bool(state.bots >> (seat - 1) & 1)))
+                out.decisions.append(Decision(step, seat, cast(Action, action), state, bool(state.bots >> (seat - 1) & 1)))
         state = apply_event(state, seat, action)
         out.events = step
     return out
 
 
-def _same(a: dict, b: dict) -> bool:
+def _same(a: Action, b: Action) -> bool:
     """Whether logged action ``a`` is legal move ``b`` (the log may carry extra keys)."""
     return all(a.get(k) == v for k, v in b.items())
 
 
-def moves_to_compare(view: dict, played: dict, most: int) -> tuple[list[dict], int] | None:
+def moves_to_compare(view: View, played: Action, most: int) -> tuple[list[Action], int] | None:
     """(the honest moves worth comparing, the index of the played one), or None when the played
     move is a catch or dishonest, or fewer than two honest moves were open."""
     legal = view["legal"]
@@ -95,7 +96,7 @@ def moves_to_compare(view: dict, played: dict, most: int) -> tuple[list[dict], i
     return moves, moves.index(match)
 
 
-def kind_of(view: dict, played: dict) -> str:
+def kind_of(view: View, played: Action) -> str:
     """Why a decision is not estimated: a catch, a dishonest move, or one honest move only."""
     match = next((a for a in view["legal"] if _same(played, a)), None)
     if match is None:
@@ -178,7 +179,7 @@ def summary(records: list[dict[str, Any]], seats: Iterable[int]) -> dict[str, An
     return out
 
 
-def analyse(initial: GameState, events: Iterable[tuple[int | None, dict]], *, seats: Iterable[int] | None = None,
+def analyse(initial: GameState, events: Iterable[tuple[int | None, Mapping[str, Any]]], *, seats: Iterable[int] | None = None,
             seed: str = "analysis", budget: Budget | None = None, progress: Progress | None = None) -> dict[str, Any]:
     """Judge every decision of ``seats`` in a game: ``events`` are the log's (seat, action) pairs
     in order. ``progress(done, total)`` is told after each decision. JSON-ready result."""

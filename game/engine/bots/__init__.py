@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import random
 
-from game.engine.bots.base import Action, Bot, View
+from game.engine.bots.base import Bot
 from game.engine.bots.expert import ExpertBot
 from game.engine.bots.heuristic import HeuristicBot
 from game.engine.bots.levels import DEFAULT_LEVEL, LEVEL_BY_CODE, LEVELS, TAKEOVER_LEVEL, Level
 from game.engine.bots.simple import LowestBot, RandomBot
+from game.engine.types import Action, View
 
 BOTS: dict[str, type[Bot]] = {
     "random": RandomBot,

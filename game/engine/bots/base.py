@@ -8,12 +8,9 @@ be replayed deterministically from the event log.
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from game.engine.bots.cards import beats, rank_of
-
-Action = dict[str, Any]
-View = dict[str, Any]
+from game.engine.card_strings import beats, rank_of, table_ranks
+from game.engine.types import Action, View
 
 PLAY_TYPES = ("attack", "defend", "transfer")
 
@@ -26,16 +23,6 @@ class Bot:
     def choose(self, view: View, rng: random.Random) -> Action | None:
         """Return one action of ``view["legal"]`` (or None when it is empty / nothing is wanted)."""
         raise NotImplementedError
-
-
-def table_ranks(table: list[dict[str, Any]]) -> set[str]:
-    """Ranks present on the table, attacks and defences (docs/RULES.md#throw-in-ranks: throw-ins may match either)."""
-    ranks = set()
-    for pair in table:
-        ranks.add(rank_of(pair["attack"]))
-        if pair.get("defense"):
-            ranks.add(rank_of(pair["defense"]))
-    return ranks
 
 
 def is_honest(action: Action, view: View) -> bool:

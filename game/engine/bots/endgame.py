@@ -15,8 +15,7 @@ from game.engine.actions import apply_action, legal_actions
 from game.engine.bots.rollout import policy, value
 from game.engine.seats import TURN_OF
 from game.engine.state import GameState
-
-Action = dict[str, Any]
+from game.engine.types import Action
 
 
 class _Budget(Exception):
@@ -40,8 +39,8 @@ class Solver:
         self.seat = seat
         self.max_nodes = max_nodes
         self.nodes = 0
-        self.table: dict[tuple, tuple[float, float]] = {}
-        self.line: set[tuple] = set()  # the positions on the path being searched
+        self.table: dict[tuple[Any, ...], tuple[float, float]] = {}
+        self.line: set[tuple[Any, ...]] = set()  # the positions on the path being searched
 
     def best(self, s: GameState, moves: list[Action]) -> tuple[Action, float] | None:
         """The best of ``moves`` for ``self.seat`` at ``s`` and its value; None past the budget."""
@@ -70,7 +69,7 @@ class Solver:
         first = policy(s, seat, moves)
         return [first] + [a for a in moves if a is not first]
 
-    def _key(self, s: GameState) -> tuple:
+    def _key(self, s: GameState) -> tuple[Any, ...]:
         return (tuple(s.hands), s.atk, s.dfn, s.defender, s.starter, s.took, s.passed, s.limit,
                 s.turn, s.round == 1, s.shown, s.stock, s.out_mask)
 

@@ -19,13 +19,14 @@ import random
 import time
 
 from game.engine.actions import apply_action
-from game.engine.bots.base import Action, Bot, View, honest_actions, settled_move
+from game.engine.bots.base import Bot, honest_actions, settled_move
 from game.engine.bots.endgame import Solver, solvable
 from game.engine.bots.heuristic import HeuristicBot
 from game.engine.bots.rollout import COST, playout, value
 from game.engine.bots.sample import Sampler
 from game.engine.cards import SUITS
 from game.engine.errors import IllegalAction
+from game.engine.types import Action, View
 
 # Tuned on 100 seeded heads-up games against `lowest` (same deals each): no head start, 10
 # candidates 70.8 %; head start 0.04 / 8 candidates 77.3 %; 0.1 / 6 81.8 %; 0.2 / 6 80.6 %;
@@ -72,7 +73,7 @@ class ExpertBot(Bot):
         """The move with the best total value over sampled worlds; None if no world fitted.
         Heads-up with the stock down to the face-up trump the one world is the real one: an
         exact search (bots/endgame.py) decides when it fits in its node budget."""
-        seat = int(view["seat"])
+        seat = int(view["seat"] or 0)  # a bot's view always has its seat
         sampler = Sampler(view)
         world = sampler.deal(rng)
         if solvable(world):

@@ -22,14 +22,12 @@ import random
 from typing import Any
 
 from game.engine.bots.base import (
-    Action,
     Bot,
-    View,
     fallback,
     honest_actions,
     settled_move,
 )
-from game.engine.bots.cards import (
+from game.engine.card_strings import (
     RANK_INDEX,
     RANKS,
     SUITS,
@@ -39,8 +37,9 @@ from game.engine.bots.cards import (
     rank_of,
     value,
 )
+from game.engine.types import Action, TableSlot, View
 
-# Tunables (chosen by seeded self-play against ``lowest``, see ``python -m game.engine.bench``).
+# Tunables (chosen by seeded self-play against ``lowest``, see ``python -m game.engine.tools.bench``).
 HIGH_TRUMP = RANK_INDEX["Q"]  # trumps from here up are worth taking a cheap table to keep
 # plain cards up to here are thrown in while the stock lasts with 3+ players: throwing every plain
 # card (A) beat "only up to 10" clearly (4 players: durak 23.5% vs 28.3% of 600 games)
@@ -151,7 +150,7 @@ class HeuristicBot(Bot):
         uncovered: list[str],
         defends: dict[str, list[str]],
         trump: str | None,
-        table: list[dict[str, Any]],
+        table: list[TableSlot],
     ) -> list[tuple[str, str]] | None:
         """Cheapest full cover: hardest attack first takes its cheapest beater; a beater of a rank
         already on the table is preferred (a new rank opens new throw-ins). If that greedy pass
@@ -159,7 +158,7 @@ class HeuristicBot(Bot):
         if not uncovered:
             return None
         on_table = {rank_of(p["attack"]) for p in table} | {
-            rank_of(p["defense"]) for p in table if p.get("defense")
+            rank_of(d) for p in table if (d := p["defense"])
         }
         pen = self.new_rank_penalty
 
@@ -204,9 +203,10 @@ class HeuristicBot(Bot):
                 used.discard(c)
 
         go(0, set(), [], 0)
-        return best[0]
+        found: list[tuple[str, str]] | None = best[0]
+        return found
 
-    def _take_cheaply(self, plan: list[tuple[str, str]], table: list[dict[str, Any]], trump: str | None) -> bool:
+    def _take_cheaply(self, plan: list[tuple[str, str]], table: list[TableSlot], trump: str | None) -> bool:
         """Take instead of covering when the cover burns a high trump (or two trumps) on a small,
         low table while the stock is deep: page 002 «Взять шесть карт в начале ... дешевле»."""
         trumps = [c for _, c in plan if c[-1] == trump]
@@ -299,8 +299,9 @@ def unknown_cards(view: View) -> set[str]:
     known = set(view.get("hand") or ()) | set(view.get("gone") or ())
     for p in view.get("table") or ():
         known.add(p["attack"])
-        if p.get("defense"):
-            known.add(p["defense"])
+        d = p["defense"]
+        if d:
+            known.add(d)
     if view.get("stock") and view.get("trump_card"):
         known.add(view["trump_card"])
     return {r + s for r in RANKS[low:] for s in SUITS if r + s not in known}

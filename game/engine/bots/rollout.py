@@ -16,8 +16,7 @@ from game.engine.cards import CARD_STR, RANK_MASK
 from game.engine.cheater import end_check
 from game.engine.seats import TURN_OF
 from game.engine.state import GameState
-
-Action = dict[str, Any]
+from game.engine.types import Action
 
 # COST[trump][card string]: what keeping the card is worth (any trump above any plain card)
 COST: tuple[dict[str, int], ...] = tuple(
@@ -70,17 +69,18 @@ def policy(s: GameState, seat: int, acts: list[Action]) -> Action:
         return cover
     # a thrower
     endgame = not s.stock
-    best, key = None, 999
+    thrown: Action | None = None
+    key = 999
     pas = None
     for a in acts:
         t = a["type"]
         if t == "attack":
             k = cost[a["card"]]
             if (endgame or k <= CHEAP_THROW) and k < key:
-                best, key = a, k
+                thrown, key = a, k
         elif t == "pass":
             pas = a
-    return best or pas or acts[0]
+    return thrown or pas or acts[0]
 
 
 def playout(s: GameState, rng: random.Random, limit: int = 600) -> dict[str, Any] | None:

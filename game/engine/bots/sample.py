@@ -8,21 +8,12 @@ of the stock. Every unseen card is dealt at random (from ``rng``, so a seed repl
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from game.engine.cards import CARD_CODE, DECK_MASK, RANK_OF, SUITS, bits, from_strs
 from game.engine.rules import Rules
-from game.engine.seats import thrower_mask
+from game.engine.seats import seat_mask, thrower_mask
 from game.engine.state import GameState
-
-View = dict[str, Any]
-
-
-def _mask(seats: list[int]) -> int:
-    m = 0
-    for x in seats:
-        m |= 1 << (x - 1)
-    return m
+from game.engine.types import View
 
 
 class Sampler:
@@ -35,7 +26,7 @@ class Sampler:
             rd["cheater"] = False
         self.rules = Rules.from_dict(rd)
         self.n = n = int(view["players"])
-        self.me = int(view["seat"]) - 1
+        self.me = int(view["seat"] or 0) - 1  # a bot's view always has its seat
         self.hand = from_strs(view["hand"])
         self.trump = SUITS.index(view["trump"])
         self.trump_card = CARD_CODE[view["trump_card"]]
@@ -131,18 +122,18 @@ class Sampler:
         s.starter = starter
         s.defender = int(v["defender"] or 1) - 1
         s.took = bool(v["took"])
-        s.passed = _mask(v["passed"])
+        s.passed = seat_mask(v["passed"])
         s.limit = int(v["limit"])
         s.round = int(v["round"])
         s.phase = "play" if v["phase"] == "check" else v["phase"]
         s.pending = None
         s.out = [x - 1 for x in v["out"]]
-        s.out_mask = _mask(v["out"])
+        s.out_mask = seat_mask(v["out"])
         s.result = None
         s.swap_used = bool(v["swap_used"])
-        s.shown = _mask(v["shown"])
+        s.shown = seat_mask(v["shown"])
         s.banned = 0
-        s.bots = _mask(v["bots"])
+        s.bots = seat_mask(v["bots"])
         s.seed = "sample"
         s.rng_n = 0
         s.moves = int(v["moves"])
@@ -150,6 +141,6 @@ class Sampler:
         s.stall = 0
         s.best = self.discard_n
         s.dealer = 0
-        s.turn = _mask(v["turn"])
+        s.turn = seat_mask(v["turn"])
         s.elig = thrower_mask(s)
         return s

@@ -1,14 +1,15 @@
 """The two baseline bots: ``random`` (uniform over the legal list) and ``lowest``.
 
 They are yardsticks for the heuristic bot and for the site's own bots: a bot worth shipping must
-beat both by a clear margin (see ``python -m game.engine.bench``).
+beat both by a clear margin (see ``python -m game.engine.tools.bench``).
 """
 from __future__ import annotations
 
 import random
 
-from game.engine.bots.base import PLAY_TYPES, Action, Bot, View, fallback, honest_actions
-from game.engine.bots.cards import value
+from game.engine.bots.base import PLAY_TYPES, Bot, fallback, honest_actions
+from game.engine.card_strings import value
+from game.engine.types import Action, View
 
 _TYPE_ORDER = {"defend": 0, "attack": 1, "transfer": 2}
 

@@ -73,7 +73,7 @@ class Command(BaseCommand):
 
     def _spawn(self, args: list[str], name: str) -> subprocess.Popen:
         log = open(self.log_dir / name, "ab")  # noqa: SIM115 (lives as long as the process)
-        env = {**os.environ, "TIMERS_TICKER": "0", "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         nice = self.worker_nice if args[0] == "worker" else 0
         return subprocess.Popen([sys.executable, "-m", "celery", "-A", "durak_site", *args], cwd=BASE_DIR, env=env,
                                 stdout=log, stderr=subprocess.STDOUT, start_new_session=True,

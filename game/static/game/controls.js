@@ -2,7 +2,7 @@
 // Only what view.legal lists is ever sent; anything else is explained (feedback.whyText).
 
 import { cardEl } from "./cards.js";
-import { uuid } from "./connection.js";
+import { csrf, uuid } from "../site/socket.js";
 import { clearError, refuse, toast, whyText } from "./feedback.js";
 import { handCards, handEls } from "./hand.js";
 import { sounds } from "./sound.js";
@@ -309,12 +309,6 @@ function bindMenu() {
   bind("opt-quick", "quick");
   bind("opt-sound", "sound", () => { sounds.enabled = S.prefs.sound; sounds.play("card"); });
   $("g-keys").textContent = T.shortcuts;
-}
-
-function csrf() {
-  const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-  if (m) return decodeURIComponent(m[1]);
-  try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return ""; }
 }
 
 async function post(url, data) {

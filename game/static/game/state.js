@@ -1,5 +1,6 @@
 // The one client state object and the page's configuration, plus pure helpers over the view.
 // No side effects on import: table.js (the entry) calls loadPage() once.
+import { fmt } from "../site/socket.js";
 
 export let CFG = {};
 export let T = {};
@@ -16,7 +17,7 @@ export function loadPage(doc = document) {
   S.rematchReady = CFG.rematch_ready || [];
 }
 
-export const fmt = (s, vars = {}) => String(s ?? "").replace(/\{(\w+)\}/g, (m, k) => (k in vars ? vars[k] : m));
+export { fmt }; // the one formatter (static/site/socket.js), for the modules that read strings here
 
 /** Preferences kept in this browser. */
 export const store = {

@@ -4,10 +4,10 @@
 //   frames.js  what the server sends → S      view.js / hand.js / result.js  S → DOM
 //   controls.js  taps, drag, keys → moves     countdown.js  every ticking number
 //   motion.js  deal, flips, flights            feedback.js  toast, banner, why a card can't go
-//   connection.js  the socket                  clock.js  server time   sound.js  card sounds
+//   ../site/socket.js the socket                 clock.js  server time   sound.js  card sounds
 
 import { Clock } from "./clock.js";
-import { Connection } from "./connection.js";
+import { Connection } from "../site/socket.js";
 import { bindControls, resendUnacknowledged } from "./controls.js";
 import { tick } from "./countdown.js";
 import { banner } from "./feedback.js";

@@ -1,10 +1,10 @@
 // Waiting room: live updates over the table socket, countdown display, heartbeat.
 // Frames: {"type":"lobby"} -> re-fetch the waiting-room fragment; {"type":"game_started"} or a
-// game "state" frame -> reload into the game table. Without a socket we poll the fragment.
+// game "state" frame -> reload into the game table. While the socket is down we poll the fragment.
+import { Connection } from "../site/socket.js";
+
 const config = JSON.parse(document.getElementById("room-config").textContent);
 
-let socket = null;
-let retry = 0;
 let pollTimer = null;
 let tickTimer = null;
 let lastVersion = -1;
@@ -22,42 +22,22 @@ function startPolling() {
 }
 function stopPolling() { clearInterval(pollTimer); pollTimer = null; }
 
-function connect() {
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  try {
-    socket = new WebSocket(`${proto}//${location.host}${config.ws_path}`);
-  } catch (e) { startPolling(); return; }
-  // the panels other apps add to the room (the chat) listen and send on this one socket
-  document.dispatchEvent(new CustomEvent("table-socket", { detail: socket }));
-  socket.addEventListener("open", () => { retry = 0; stopPolling(); });
-  socket.addEventListener("message", (ev) => {
-    let msg; try { msg = JSON.parse(ev.data); } catch (e) { return; }
-    if (msg.type === "lobby") {
-      // our own button already brought this version back in its response: no second swap
-      const shown = room() ? parseInt(room().dataset.version || "-1", 10) : -1;
-      if (msg.version !== lastVersion && !(typeof msg.version === "number" && msg.version <= shown)) {
-        lastVersion = msg.version;
-        refresh();
-      }
-    } else if (msg.type === "game_started" || msg.type === "state") {
-      location.assign(config.table_url);
+function onFrame(msg) {
+  if (msg.type === "lobby") {
+    // our own button already brought this version back in its response: no second swap
+    const shown = room() ? parseInt(room().dataset.version || "-1", 10) : -1;
+    if (msg.version !== lastVersion && !(typeof msg.version === "number" && msg.version <= shown)) {
+      lastVersion = msg.version;
+      refresh();
     }
-  });
-  socket.addEventListener("close", (ev) => {
-    socket = null;
-    startPolling();  // keep the room fresh while we reconnect
-    if (ev.code === 4404 || ev.code === 4401) return;
-    retry = Math.min(retry + 1, 6);
-    setTimeout(connect, 500 * 2 ** retry);
-  });
+  } else if (msg.type === "game_started" || msg.type === "state") {
+    location.assign(config.table_url);
+  }
 }
 
-// Heartbeat: the socket's ping keeps our seat marked connected in the waiting room (and the table
-// listed in the lobby). Every 5 s: the server judges a seat gone after 12 s without one
+// Heartbeat: the socket's ping (Connection, every 5 s) keeps our seat marked connected in the waiting
+// room and the table listed in the lobby: the server judges a seat gone after 12 s without one
 // (settings.TIMERS_HEARTBEAT_TIMEOUT).
-setInterval(() => {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
-}, 5000);
 
 // 3-2-1: the server's deadline, corrected by the server clock offset of the fragment.
 function tick() {
@@ -82,4 +62,11 @@ document.body.addEventListener("htmx:afterSettle", (ev) => {
 });
 document.body.addEventListener("htmx:load", tick);
 tick();
-connect();
+
+const conn = new Connection(config.ws_path, {
+  frame: onFrame,
+  open: () => stopPolling(),
+  lost: () => startPolling(), // keep the room fresh while we reconnect
+  fatal: () => startPolling(), // no socket here any more: the fragment still shows the room
+});
+conn.start();

@@ -1,4 +1,4 @@
-"""Seeded bot matches: ``python -m game.engine.bots.tournament --a expert --b heuristic --games 400``.
+"""Seeded bot matches: ``python -m game.engine.tools.tournament --a expert --b heuristic --games 400``.
 
 Plays level ``a`` against level ``b`` under any rules and player count and prints wins, losses and
 draws of ``a``, its win share of the decided games with a Wilson 95 % interval (and the share an
@@ -20,8 +20,8 @@ from multiprocessing import Pool
 from typing import Any
 
 from game.engine.bots import BOTS, LEVEL_BY_CODE
-from game.engine.bots.arena import play_bot_game
 from game.engine.rules import Rules
+from game.engine.tools.arena import play_bot_game
 
 Outcome = tuple[str, dict[str, list[float]]]
 
@@ -93,7 +93,7 @@ def _rule(text: str) -> tuple[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     levels = sorted(BOTS) + sorted(LEVEL_BY_CODE)
-    p = argparse.ArgumentParser(prog="python -m game.engine.bots.tournament",
+    p = argparse.ArgumentParser(prog="python -m game.engine.tools.tournament",
                                 description=__doc__.split("\n")[0])
     p.add_argument("--a", required=True, choices=levels)
     p.add_argument("--b", required=True, choices=levels)

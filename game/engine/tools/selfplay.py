@@ -1,5 +1,5 @@
 """Seeded self-play across every rule setting, with the engine's invariants checked after every
-action. ``python -m game.engine.selfplay --games 20000`` is the long run; the property tests
+action. ``python -m game.engine.tools.selfplay --games 20000`` is the long run; the property tests
 (tests/engine/test_properties.py) use the same ``Checker`` on shorter runs.
 
 Why a library module and not only a test helper: the same checks guard the engine when someone
@@ -17,7 +17,7 @@ import re
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,7 +37,8 @@ from game.engine import (
     whose_turn,
 )
 from game.engine.bots import choose_action
-from game.engine.bots.cards import RANK_INDEX, beats, rank_of
+from game.engine.card_strings import RANK_INDEX, beats, rank_of
+from game.engine.types import View
 
 FULL_DECKS: dict[int, list[str]] = {}
 
@@ -108,7 +109,7 @@ class Checker:
 
     # -- after every action ------------------------------------------------------------------
 
-    def check(self, s: GameState) -> list[dict[str, Any]]:
+    def check(self, s: GameState) -> list[View]:
         """Check state ``s``; returns the views (index 0: spectator, k: seat k) for reuse."""
         self.checks += 1
         n = self.players
@@ -133,7 +134,7 @@ class Checker:
             self._check_roundtrip(s, views)
         return views
 
-    def _check_cards(self, s: GameState, spec: dict[str, Any]) -> None:
+    def _check_cards(self, s: GameState, spec: Mapping[str, Any]) -> None:
         places = card_places(s)
         seen: Counter[str] = Counter()
         for cards in places.values():
@@ -153,7 +154,7 @@ class Checker:
         if spec["trump_card"][-1] != spec["trump"]:
             self.fail("trump suit differs from the face-up card's suit")
 
-    def _check_views(self, s: GameState, views: list[dict[str, Any]]) -> None:
+    def _check_views(self, s: GameState, views: list[Any]) -> None:
         spec = views[0]
         if spec["hand"] != [] or spec["legal"] != [] or spec["seat"] is not None:
             self.fail("spectator view shows a hand, legal moves or a seat")
@@ -181,7 +182,7 @@ class Checker:
             if leak:
                 self.fail(f"view of {'spectator' if k == 0 else f'seat {k}'} leaks {sorted(leak)}")
 
-    def _check_table(self, s: GameState, spec: dict[str, Any]) -> None:
+    def _check_table(self, s: GameState, spec: Mapping[str, Any]) -> None:
         table = spec["table"]
         trump = spec["trump"]
         if spec["phase"] == "over":
@@ -213,7 +214,7 @@ class Checker:
         if self.rules.pairs and (a - d) % 2 == 0:
             self.fail(f"pairs: seat {a} attacks its partner {d}")
 
-    def _check_result(self, spec: dict[str, Any]) -> None:
+    def _check_result(self, spec: Mapping[str, Any]) -> None:
         r = spec["result"]
         losers, winners = set(r["losers"]), set(r["winners"])
         if losers & winners:
@@ -227,7 +228,7 @@ class Checker:
             if self.rules.pairs and len(losers) != 2:
                 self.fail(f"pairs: a pair loses together: {r}")
 
-    def _check_turns(self, s: GameState, views: list[dict[str, Any]]) -> None:
+    def _check_turns(self, s: GameState, views: list[Any]) -> None:
         spec = views[0]
         turn = spec["turn"]
         if turn != whose_turn(s):
@@ -262,7 +263,7 @@ class Checker:
         if phase == "play" and not turn:
             self.fail("nobody is awaited in the play phase")
 
-    def _check_roundtrip(self, s: GameState, views: list[dict[str, Any]]) -> None:
+    def _check_roundtrip(self, s: GameState, views: list[Any]) -> None:
         blob = json.dumps(s.to_json())
         back = GameState.from_json(json.loads(blob))
         again = [view_for(back, None)] + [view_for(back, k) for k in range(1, self.players + 1)]
@@ -273,7 +274,7 @@ class Checker:
 
     # -- per action ----------------------------------------------------------------------------
 
-    def check_action(self, before: dict[str, Any], seat: int, action: dict[str, Any]) -> None:
+    def check_action(self, before: Mapping[str, Any], seat: int, action: dict[str, Any]) -> None:
         """Action-level rules that need the table before the move (``before``: spectator view)."""
         table = before["table"]
         kind = action["type"]
@@ -292,7 +293,7 @@ class Checker:
             if {rank_of(p["attack"]) for p in table} != {rank_of(action["card"])}:
                 self.fail(f"transfer {action['card']} of another rank")
 
-    def check_refused(self, s: GameState, seat: int, action: Any) -> None:
+    def check_refused(self, s: GameState, seat: Any, action: Any) -> None:
         """``action`` must be refused with IllegalAction and leave ``s`` unchanged."""
         before = json.dumps(s.to_json())
         try:
@@ -398,8 +399,8 @@ def play_checked_game(
 
 def _next_move(
     s: GameState,
-    spec: dict[str, Any],
-    views: list[dict[str, Any]] | None,
+    spec: Mapping[str, Any],
+    views: list[Any] | None,
     rng: random.Random,
     pick: Callable[[random.Random, int], int],
     levels: dict[int, str],
@@ -439,7 +440,7 @@ def _next_move(
     return seat, action
 
 
-def _probe_refusals(s: GameState, spec: dict[str, Any], chk: Checker, rng: random.Random) -> None:
+def _probe_refusals(s: GameState, spec: Mapping[str, Any], chk: Checker, rng: random.Random) -> None:
     """Out-of-turn moves (another seat's legal move), garbage and bad seats are refused cleanly."""
     n = s.n
     if spec["phase"] == "play":
@@ -495,7 +496,7 @@ def _run_star(a: tuple[int, bool, int]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
-        prog="python -m game.engine.selfplay",
+        prog="python -m game.engine.tools.selfplay",
         description="Seeded self-play across all rule settings with invariant checks after every "
         "action. Exits 1 on any failure and prints the seeds to reproduce.",
     )
@@ -571,7 +572,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {c} x {kind}")
         for f in failures[: args.show]:
             print(f"  seed {f['seed']} players={f['players']} rules={f['rules']}\n    {f['error']}")
-        print("reproduce one: python -c \"from game.engine.selfplay import play_checked_game as p; "
+        print("reproduce one: python -c \"from game.engine.tools.selfplay import play_checked_game as p; "
               "print(p(SEED).error)\"")
         return 1
     print("all invariants held")

@@ -1,4 +1,4 @@
-"""Engine and bot benchmark: ``python -m game.engine.bench`` (a benchmark, not a timed test).
+"""Engine and bot benchmark: ``python -m game.engine.tools.bench`` (a benchmark, not a timed test).
 
 Prints
 - random full games per second on one core (4 players, 36 cards, podkidnoy and perevodnoy), where
@@ -20,7 +20,6 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
 
 from game.engine import (
     GameState,
@@ -33,9 +32,13 @@ from game.engine import (
     whose_turn,
 )
 from game.engine.bots import BOTS, choose_action
-from game.engine.bots.arena import play_bot_game
+from game.engine.rules import Variant
+from game.engine.tools.arena import play_bot_game
+from game.engine.types import Action, View
 
-Position = tuple[GameState, int, dict[str, Any]]
+VARIANTS: tuple[Variant, ...] = ("podkidnoy", "perevodnoy")
+
+Position = tuple[GameState, int, Action]
 
 
 def random_game(rules: Rules, players: int, seed: int, record: list[Position] | None = None) -> int:
@@ -121,7 +124,7 @@ def bot_match(
 
 def decision_ms(level: str, rules: Rules, players: int, games: int, seed: int = 0) -> float:
     """ms per decision of ``level`` on views recorded from random games (view_for excluded)."""
-    views = []
+    views: list[View] = []
     for g in range(games):
         positions: list[Position] = []
         random_game(rules, players, seed + g, positions)
@@ -130,11 +133,12 @@ def decision_ms(level: str, rules: Rules, players: int, games: int, seed: int = 
     t0 = time.process_time()
     for v in views:
         choose_action(level, v, rng)
-    return (time.process_time() - t0) * 1e3 / len(views)
+    elapsed: float = (time.process_time() - t0) * 1e3 / len(views)
+    return elapsed
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m game.engine.bench", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m game.engine.tools.bench", description=__doc__.split("\n")[0])
     p.add_argument("--seconds", type=float, default=2.0,
                    help="CPU seconds per games/s figure (default 2)")
     p.add_argument("--calls-games", type=int, default=30,
@@ -150,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if not args.skip_engine:
         print("== engine: random full games on one core (uniform over the awaited seat's legal actions)")
-        for variant in ("podkidnoy", "perevodnoy"):
+        for variant in VARIANTS:
             gps, apg = games_per_second(Rules(variant=variant), 4, args.seconds, args.seed)
             print(f"  4 players, 36 cards, {variant:<10}: {gps:7.0f} games/s "
                   f"({apg:.0f} actions/game)  target >= 1000")
@@ -173,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         print("  loss = heuristic is the durak (its pair loses); baseline for an equal bot: "
               "1/players of the decided games")
         for opp in ("lowest", "random"):
-            for variant in ("podkidnoy", "perevodnoy"):
+            for variant in VARIANTS:
                 for players in (2, 4):
                     c, dec, sec = bot_match("heuristic", opp, Rules(variant=variant), players,
                                             args.games, args.seed)
@@ -184,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
                           f"(equal bot: {1 / players:.0%})")
                     out.flush()
         print("\n== bots: ms per decision (views recorded from random 4-player games, view_for excluded)")
-        for variant in ("podkidnoy", "perevodnoy"):
+        for variant in VARIANTS:
             figures = ", ".join(
                 f"{lvl} {decision_ms(lvl, Rules(variant=variant), 4, 20, args.seed):.3f}"
                 for lvl in sorted(BOTS)

@@ -1,7 +1,23 @@
-// The table socket: connect, heartbeat, reconnect with exponential backoff, and a server-clock
-// estimate for deadlines. The server sends the current view on every (re)connect, which is the
-// resync; nothing here keeps game state.
+// The one socket edge of the table pages (the game table and the waiting room): connect, ping,
+// reconnect with exponential backoff, and the server's close codes; plus the page helpers every
+// script shares (csrf, fmt). The server sends the current state on every (re)connect, which is the
+// resync: nothing here keeps game or room state. Each opened socket is announced with the
+// "table-socket" event, so the panels other apps add (the chat) use this one socket too.
 
+// The close codes the server sends (durak_site/close_codes.py), and no others.
+export const CLOSE = Object.freeze({
+  session_ended: 4401, // not signed in, or the session ended
+  banned: 4403,
+  not_found: 4404, // no such table, or a private one this viewer may not see
+  too_many: 4408, // too many sockets of this account or address
+  flooding: 4429, // too many messages: reconnect after the usual backoff
+  service_restart: 4012, // the server process is stopping (a deploy): reconnect at once, quietly
+});
+const FATAL = new Set([CLOSE.session_ended, CLOSE.banned, CLOSE.not_found, CLOSE.too_many]); // retrying will not help
+// The server judges a seat gone after 12 s without a ping (settings.TIMERS_HEARTBEAT_TIMEOUT).
+const PING_EVERY_MS = 5000;
+
+/** A message id (the server drops a resent move with the same id). */
 export function uuid() {
   if (globalThis.crypto && crypto.randomUUID) return crypto.randomUUID();
   const b = new Uint8Array(16);
@@ -12,15 +28,20 @@ export function uuid() {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-const FATAL_CLOSE = new Set([4401, 4403, 4404, 4400, 1008, 4408]); // not allowed here: do not retry forever
-const SERVICE_RESTART = 4012; // the server process is stopping (a deploy): reconnect at once, quietly
-// The server judges a seat gone after 12 s without a ping (settings.TIMERS_HEARTBEAT_TIMEOUT).
-const PING_EVERY_MS = 5000;
+/** The CSRF token for a POST: the cookie, else the one the page put in its hx-headers. */
+export function csrf() {
+  const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  if (m) return decodeURIComponent(m[1]);
+  try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return ""; }
+}
+
+/** "{n} cards" with {n: 3} → "3 cards" (the pages' translated templates use {name} placeholders). */
+export const fmt = (s, vars = {}) => String(s ?? "").replace(/\{(\w+)\}/g, (m, k) => (k in vars ? vars[k] : m));
 
 export class Connection {
   /**
    * @param {string} path   "/ws/tables/<id>/"
-   * @param {object} on     {frame(msg), open(restored), lost(), fatal(code)}
+   * @param {object} on     {frame(msg, receivedAt), open(restored), lost(), fatal(code)}
    */
   constructor(path, on) {
     this.path = path;
@@ -92,11 +113,11 @@ export class Connection {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.stopped) return;
-      if (FATAL_CLOSE.has(ev.code)) {
+      if (FATAL.has(ev.code)) {
         this.on.fatal && this.on.fatal(ev.code);
         return;
       }
-      if (ev.code === SERVICE_RESTART) { // another process takes over: no "connection lost" notice
+      if (ev.code === CLOSE.service_restart) { // another process takes over: no "connection lost" notice
         this.attempt = 0;
         this.open();
         return;

@@ -1,11 +1,18 @@
-"""Card helpers for the bots, working on the contract's card strings only.
+"""The engine's one module for cards as the contract's strings ("10H"): what a view carries.
 
-The bots see nothing but a seat's view (JSON of strings), so they parse cards themselves instead of
-reaching into the engine's internal representation.
+Code that reads views (the bots, the hints, the self-play checker) works on these strings only, never
+on the engine's int codes (cards.py), so it can see no more than the seat could.
 """
 from __future__ import annotations
 
-RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from game.engine.cards import LOWEST_RANK, RANKS
+
+__all__ = ["RANKS", "RANK_INDEX", "SUITS", "TRUMP_BONUS", "beats", "lowest_rank_in_deck", "rank_index", "rank_of",
+           "suit_of", "table_ranks", "value"]
+
 RANK_INDEX: dict[str, int] = {r: i for i, r in enumerate(RANKS)}
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 
@@ -43,4 +50,15 @@ def beats(attack: str, defense: str, trump: str | None) -> bool:
 
 def lowest_rank_in_deck(deck_size: int) -> int:
     """Index of the lowest rank for a 24/36/52-card deck (9, 6, 2)."""
-    return {24: RANK_INDEX["9"], 36: RANK_INDEX["6"], 52: RANK_INDEX["2"]}.get(deck_size, 0)
+    return LOWEST_RANK.get(deck_size, 0)
+
+
+def table_ranks(table: Iterable[Mapping[str, Any]]) -> set[str]:
+    """Ranks on a view's table, attacks and defences (docs/RULES.md#throw-in-ranks: throw-ins may match either)."""
+    ranks = set()
+    for pair in table:
+        ranks.add(rank_of(pair["attack"]))
+        defense = pair.get("defense")
+        if defense:
+            ranks.add(rank_of(defense))
+    return ranks

@@ -25,6 +25,7 @@ from game.engine import (
 )
 from game.engine.bots import choose_action
 from game.engine.bots.base import Bot
+from game.engine.types import Action, View
 
 
 class BotError(AssertionError):
@@ -49,7 +50,7 @@ def play_bot_game(
     levels: Mapping[int, str],
     *,
     strict: bool = True,
-    on_action: Callable[[GameState, int, dict[str, Any]], None] | None = None,
+    on_action: Callable[[GameState, int, Action], None] | None = None,
     bots: Mapping[str, Bot] | None = None,
 ) -> BotGame:
     """Play one seeded game where seat k is played by bot ``levels[k]``; ``strict`` raises
@@ -61,7 +62,7 @@ def play_bot_game(
     decisions = out.decisions
     seconds = out.seconds
 
-    def ask(seat: int, view: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    def ask(seat: int, view: View | None = None) -> Action | None:
         if view is None:
             view = view_for(s, seat)
         level = levels[seat]
