@@ -28,7 +28,6 @@ from asgiref.sync import sync_to_async
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.conf import settings
 from django.utils import translation
 
 from accounts import services as accounts_services
@@ -36,9 +35,9 @@ from accounts import sessions
 from durak_site import close_codes, metrics, realtime
 from durak_site.db import in_thread
 from durak_site.errors import ServiceError, message_for
-from game import access, services, shutdown, socket_count, socket_hooks, socket_limits
+from game import services, shutdown, socket_count, socket_hooks, socket_limits
+from game import socket_calls as calls
 from game.flood import TokenBucket, first_republish
-from lobby import services as lobby_services
 
 log = logging.getLogger(__name__)
 
@@ -51,129 +50,6 @@ PING_RATE, PING_BURST = 2.0, 10.0
 # client's 5 s ping (static/site/socket.js PING_EVERY_MS), so a ping its timer fires a little early still counts.
 HEARTBEAT_EVERY = 4.0
 FRAME_GRACE = 1.5  # seconds a frame the heartbeat found missing may still be on its way
-
-
-def _language(scope) -> str:
-    """The viewer's language: the language cookie, else Accept-Language, else the site default."""
-    available = {code for code, _name in settings.LANGUAGES}
-    headers = dict(scope.get("headers") or [])
-    cookie_header = headers.get(b"cookie", b"").decode("latin-1")
-    for part in cookie_header.split(";"):
-        name, _sep, value = part.strip().partition("=")
-        if name == settings.LANGUAGE_COOKIE_NAME and value[:2] in available:
-            return value[:2]
-    accept = headers.get(b"accept-language", b"").decode("latin-1")
-    for item in accept.split(","):
-        code = item.split(";")[0].strip().lower()[:2]
-        if code in available:
-            return code
-    return settings.LANGUAGE_CODE
-
-
-def _logged(func):
-    """A presence write from a socket event: logged, never allowed to kill the socket."""
-
-    def call(*args):
-        try:
-            return func(*args)
-        except Exception:
-            log.exception("%s%r failed", func.__name__, args)
-            return None
-
-    return call
-
-
-def _quietly(func):
-    """`_logged(func)` as a coroutine function on the thread pool."""
-    return in_thread(_logged(func))
-
-
-def _session_check(session_key: str | None, player_id: int, known: int) -> tuple[int, str | None]:
-    """(the player's session generation now, why this socket must end or None): one query; the
-    session itself is loaded only when the number moved since `known`."""
-    now = sessions.generation(player_id)
-    if now == known:
-        return now, None
-    return now, sessions.socket_end_reason(session_key, player_id)
-
-
-def _checked_move(session_key, user, known: int, game_id: int, version: int, msg_id, action):
-    """One thread hop per move. The move's locking statement compares the player's session generation
-    with the one this socket knows (no round trip of its own); only when it moved is the session
-    loaded: an ended one refuses the move unapplied, a standing one lets it go through."""
-    try:
-        return known, None, services.apply_player_action(game_id, user, version, msg_id, action,
-                                                         session_generation=known)
-    except services.SessionMoved:
-        generation, reason = _session_check(session_key, user.pk, known)
-    if reason is not None:
-        return generation, reason, None
-    return generation, None, services.apply_player_action(game_id, user, version, msg_id, action)
-
-
-def _checked_beat(session_key, user, known: int, table_id: int, game_id: int | None, seated: bool,
-                  socket_id: str):
-    """One thread hop per heartbeat: the session check, the socket count, presence, and the game's
-    version (a frame lost with a dying process is noticed by it). A seated player's presence write
-    checks the session generation itself; only when it moved is the session loaded."""
-    if seated and game_id is not None:
-        try:
-            version = services.heartbeat(game_id, user, session_generation=known)
-        except services.SessionMoved:
-            known, reason = _session_check(session_key, user.pk, known)
-            if reason is not None:
-                return known, reason, None
-            version = services.heartbeat(game_id, user)
-        socket_count.alive(table_id, user.pk, socket_id)
-        return known, None, version
-    generation, reason = _session_check(session_key, user.pk, known)
-    if reason is not None:
-        return generation, reason, None
-    socket_count.alive(table_id, user.pk, socket_id)
-    _logged(lobby_services.touch_presence)(table_id, user.pk)
-    return generation, None, services.game_version(game_id) if game_id is not None else None
-
-
-def _admit(session, session_key: str | None, user, table_id: int) -> tuple[str | None, int | None, dict | None]:
-    """One thread hop before the handshake: (why the session ended, or a close code for a table he
-    may not open, or what the socket needs: ``services.connect_info``)."""
-    reason = sessions.socket_end_reason(session_key, user.pk)
-    if reason is not None:
-        return reason, None, None
-    invited = session.get(lobby_services.INVITES_KEY, []) if session is not None else []
-    if not access.may_open(table_id, user, invited):
-        return None, close_codes.NOT_FOUND, None
-    info = services.connect_info(table_id, user)
-    if info is None:
-        return None, close_codes.NOT_FOUND, None
-    return None, None, info
-
-
-def _where_now(session, user, table_id: int) -> tuple[dict | None, tuple | None]:
-    """(what the socket shows now, his role at the table), or (None, None) when he may no longer
-    open the table: a private table's host or player who stood up is a stranger to it now."""
-    invited = session.get(lobby_services.INVITES_KEY, []) if session is not None else []
-    if not access.may_open(table_id, user, invited):
-        return None, None
-    info = services.connect_info(table_id, user)
-    return info, access.role(table_id, user)
-
-
-def _arrive(table_id: int, user, game_id: int | None, seated_in_play: bool, socket_id: str) -> tuple:
-    """One thread hop after the handshake: count the socket, mark him present in the waiting room,
-    and at a running game his seat connected again; then read what the socket shows. This read comes
-    after the socket joined its groups, so no change committed before it listened is missed (the
-    read in `_admit` came before), and after `set_connected`, which changes the frame."""
-    socket_count.opened(table_id, user.pk, socket_id)
-    _logged(lobby_services.set_presence)(table_id, user.pk, True)
-    if seated_in_play:
-        services.set_connected(game_id, user, True)
-    return services.connect_info(table_id, user), access.role(table_id, user)
-
-
-_set_presence = _quietly(lobby_services.set_presence)
-_record_address = _quietly(accounts_services.record_address)
-_generation = in_thread(sessions.generation)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -210,7 +86,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
-        self.lang = _language(self.scope)
+        self.lang = calls.language(self.scope)
         self.moves = TokenBucket(MOVE_RATE, MOVE_BURST)
         self.pings = TokenBucket(PING_RATE, PING_BURST)
         self.joined: list[str] = []
@@ -227,9 +103,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         session = self.scope.get("session")
         self.session_key = session.session_key if session is not None else None
         # the number first, then the group, then the full check: a session ended at any moment is seen
-        self.generation = await _generation(self.user.pk)
+        self.generation = await calls.generation(self.user.pk)
         await self._join(realtime.player_group(self.user.pk))
-        reason, refusal, info = await in_thread(_admit)(session, self.session_key, self.user, self.table_id)
+        reason, refusal, info = await in_thread(calls.admit)(session, self.session_key, self.user, self.table_id)
         if reason is not None:
             await self._refuse(sessions.close_code(reason), reason)
             return
@@ -243,13 +119,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         shutdown.track(self)
         self.counted = True
         seated_in_play = self.seat is not None and bool(info.get("playing"))
-        info, self.role = await in_thread(_arrive)(self.table_id, self.user, self.game_id, seated_in_play,
+        info, self.role = await in_thread(calls.arrive)(self.table_id, self.user, self.game_id, seated_in_play,
                                                    self.channel_name)
         if seated_in_play:
             self.last_beat = time.monotonic()
         await self._resync(info)
         await socket_hooks.connected(self)
-        await _record_address(self.user.pk, self.address)  # ratings: one address
+        await calls.record_address(self.user.pk, self.address)  # ratings: one address
 
     async def _refuse(self, code: int, reason: str | None = None) -> None:
         """Accept, then close with `code` (after an error frame saying why, for an ended session):
@@ -282,7 +158,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if await sync_to_async(socket_count.closed, thread_sensitive=False)(self.table_id, user.pk,
                                                                             self.channel_name):
             return  # another tab of his is still open at this table: he is still here
-        await _set_presence(self.table_id, user.pk, False)
+        await calls.set_presence(self.table_id, user.pk, False)
         if self.game_id is not None and self.seat is not None:
             try:
                 await in_thread(services.set_connected)(self.game_id, user, False)
@@ -448,7 +324,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if time.monotonic() - self.last_beat < HEARTBEAT_EVERY:
             return
         self.last_beat = time.monotonic()
-        self.generation, reason, version = await in_thread(_checked_beat)(
+        self.generation, reason, version = await in_thread(calls.checked_beat)(
             self.session_key, self.user, self.generation, self.table_id, self.game_id, self.seat is not None,
             self.channel_name)
         if reason is not None:
@@ -493,7 +369,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.busy += 1
         try:
             try:
-                self.generation, reason, applied = await in_thread(_checked_move)(
+                self.generation, reason, applied = await in_thread(calls.checked_move)(
                     self.session_key, self.user, self.generation, self.game_id, version, msg_id, content.get("action"))
             except ServiceError as exc:
                 metrics.move_refused(exc.code)
@@ -530,7 +406,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def _session_ok(self) -> bool:
         """Has any session of this player ended since we last looked (one query; the session is
         loaded only then)? An ended one closes the socket."""
-        self.generation, reason = await in_thread(_session_check)(self.session_key, self.user.pk, self.generation)
+        self.generation, reason = await in_thread(calls.session_check)(self.session_key, self.user.pk, self.generation)
         if reason is not None:
             await self._end(reason)
             return False
@@ -580,7 +456,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         chat re-checks what he may read and write."""
         if self.closing:
             return
-        info, role = await in_thread(_where_now)(self.scope.get("session"), self.user, self.table_id)
+        info, role = await in_thread(calls.where_now)(self.scope.get("session"), self.user, self.table_id)
         if info is None:
             await self.close(code=close_codes.NOT_FOUND)
             return

@@ -30,8 +30,8 @@ from durak_site import close_codes, realtime
 from durak_site.db import in_thread
 from durak_site.errors import ServiceError, message_for
 from game import socket_limits
-from game.consumers import _language  # the table socket's reading of the language cookie
 from game.flood import TokenBucket
+from game.socket_calls import language as _language  # the table socket's reading of the language cookie
 
 from . import notify, people, presence, queue
 
