@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import urllib.request
+from functools import partial
 
 import pytest
 from django.db import OperationalError, connection
@@ -23,8 +24,33 @@ def _connections_to_this_database() -> int:
         return cursor.fetchone()[0]
 
 
+@pytest.fixture(scope="module")
+def web_process(django_db_setup, django_db_blocker):
+    """A daphne process of its own for this module, stopped after it: the session's live server
+    (tests/conftest.py) runs the in-process ticker, which would fire every later test's deadlines."""
+    from channels.testing.live import make_application, set_database_connection
+    from daphne.testing import DaphneProcess
+    from django.db import connections
+
+    from tests.conftest import _live_server_setup
+
+    with django_db_blocker.unblock():
+        connections.close_all()
+    process = DaphneProcess("127.0.0.1", partial(make_application, static_wrapper=None),
+                            setup=partial(_live_server_setup, set_database_connection, django_db_blocker))
+    process.start()
+    while not process.ready.wait(timeout=1):
+        if not process.is_alive():
+            raise RuntimeError("the daphne process died while starting")
+    try:
+        yield f"http://127.0.0.1:{process.port.value}"
+    finally:
+        process.terminate()
+        process.join(timeout=10)
+
+
 @pytest.mark.django_db(transaction=True)
-def test_a_burst_of_anonymous_page_loads_leaves_no_more_connections_than_the_pool_holds(asgi_live_server):
+def test_a_burst_of_anonymous_page_loads_leaves_no_more_connections_than_the_pool_holds(web_process):
     """Under ASGI each request's sync code runs in a thread of its own: with persistent connections
     each left one open behind it (57 loads from 10 clients: 28 more connections), and a burst of
     them took Postgres to its limit for everyone."""
@@ -33,7 +59,7 @@ def test_a_burst_of_anonymous_page_loads_leaves_no_more_connections_than_the_poo
     before = _connections_to_this_database()
 
     def load(_n: int) -> int:
-        with urllib.request.urlopen(f"{asgi_live_server}/tables/", timeout=30) as response:
+        with urllib.request.urlopen(f"{web_process}/tables/", timeout=30) as response:
             return response.status
 
     with concurrent.futures.ThreadPoolExecutor(CLIENTS) as clients:
