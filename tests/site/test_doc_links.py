@@ -71,8 +71,10 @@ def test_nothing_points_outside_the_repository():
     assert outside == []
 
 
-HISTORY = re.compile(r"\bissue #?\d|\bthis box\b|\bsession \d+'s\b|'s box\b|\bthe \d+(st|nd|rd|th) box\b|"
-                     r"\bre-measured\b", re.IGNORECASE)
+# Words that tell how the code was made rather than what it does: a ticket, a run, a machine.
+MACHINE = "b" + "ox"  # (spelt apart, so this pattern does not match itself)
+HISTORY = re.compile(rf"\bissue #?\d|\bthis {MACHINE}\b|\bsession \d+'s\b|'s {MACHINE}\b|"
+                     rf"\bthe \d+(st|nd|rd|th) {MACHINE}\b|\bre-measured\b", re.IGNORECASE)
 
 
 def test_the_repository_speaks_about_the_project_only():
