@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
@@ -38,11 +39,31 @@ def _fast_password_hashing(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-# The test process itself is no server: its tests start plain threads that use the ORM and end
-# without closing their connection (a server's requests, sockets and tasks all hand theirs back),
-# and each such thread keeps a pooled connection for the rest of the session. It gets a larger pool;
-# every server process the tests start (the live daphne, Celery workers) keeps the configured one.
+# The test process itself is no server: its tests start plain threads that use the ORM (a move
+# made "from another tab", a race) and many at once. It gets a larger pool; every server process the
+# tests start (the live daphne, Celery workers) keeps the configured one.
 TEST_PROCESS_POOL_SIZE = 40
+
+_thread_run = threading.Thread.run
+
+
+def _run_then_hand_back(self: threading.Thread) -> None:
+    """A test's thread that used the ORM and ended (a failed assertion included) would keep its
+    pooled connection for the rest of the session, and a few dozen such threads empty the pool for
+    every later test. Server code hands its connections back itself; test threads get this."""
+    try:
+        _thread_run(self)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _test_threads_hand_back_their_connection() -> Iterator[None]:
+    threading.Thread.run = _run_then_hand_back
+    yield
+    threading.Thread.run = _thread_run
 
 
 @pytest.fixture(scope="session")
@@ -64,6 +85,7 @@ def _live_server_setup(set_database_connection, django_db_blocker) -> None:
     REDIS_URL makes TIMERS_BACKEND "celery": no Celery worker serves the live server."""
     from django.conf import settings
 
+    threading.Thread.run = _thread_run  # a server hands its connections back itself: nothing hides a leak
     db = settings.DATABASES["default"]
     if not (str(db["NAME"]) == str(db.get("TEST", {}).get("NAME")) or str(db["NAME"]).startswith("test_")):
         set_database_connection()  # (on Postgres the forked settings already name the test DB: no test_test_…)
