@@ -104,14 +104,20 @@ def test_a_live_move_moves_the_counter_and_the_latency_histogram(transactional_d
     assert value(after, "durak_frames_published_total") >= value(before, "durak_frames_published_total") + 3
     assert value(after, "durak_games", state="playing") >= 1
     assert value(after, "durak_timers_last_sweep_age_seconds") < 5  # the live server's ticker sweeps
-    # the bot answers on the server; the closed socket's disconnect() runs there
-    after = eventually(live, lambda got: value(got, "durak_bot_decision_seconds_count", level="random") >= 1
-                       and value(got, "durak_table_sockets_open") == 0)
+    # the bot answers on the server; the closed socket's disconnect() runs there (the gauge is compared
+    # with its value before: the forked server starts from whatever the test process had counted)
+    bot_moved = value(before, "durak_bot_decision_seconds_count", level="random") + 1
+    sockets_before = value(before, "durak_table_sockets_open")
+    eventually(live, lambda got: value(got, "durak_bot_decision_seconds_count", level="random") >= bot_moved
+               and value(got, "durak_table_sockets_open") == sockets_before,
+               lambda got: f"bot decisions {value(got, 'durak_bot_decision_seconds_count', level='random')} "
+                           f"(want {bot_moved}), sockets open {value(got, 'durak_table_sockets_open')} "
+                           f"(want {sockets_before})")
 
 
-def eventually(host: str, ready, timeout: float = 10.0) -> dict:
+def eventually(host: str, ready, describe=repr, timeout: float = 10.0) -> dict:
     deadline = time.monotonic() + timeout
     while not ready(got := scrape(host)):
-        assert time.monotonic() < deadline, got
+        assert time.monotonic() < deadline, describe(got)
         time.sleep(0.2)
     return got
