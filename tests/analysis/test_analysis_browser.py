@@ -57,7 +57,7 @@ def test_a_finished_game_is_analysed_from_the_result_dialog(transactional_db, as
         assert page.locator(".an-replay-panel a", has_text="Открыть разбор партии").count() == 1
         # her profile: the accuracy over her analysed games, and the automatic-analysis switch
         page.goto("/accounts/profile/")
-        assert "Точность в последней разобранной партии" in page.inner_text(".an-profile")
+        assert "Точность по последним разобранным партиям (1)" in page.inner_text(".an-profile")
         page.get_by_role("button", name="Разбирать мои рейтинговые партии автоматически").click()
         page.get_by_role("button", name="Остановить автоматический разбор").wait_for()
         page.screenshot(path=str(screenshot_dir / "analysis-profile-phone.png"), full_page=True)

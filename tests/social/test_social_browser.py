@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from accounts.models import Player
 from tests.conftest import login_browser_context
 from tests.game.test_table_ui_live import close, make_player
 
@@ -37,6 +38,9 @@ def test_two_players_press_play_and_land_at_one_table(asgi_live_server, transact
         page_a.wait_for_selector("[data-searching]")
         _site_open(page_a)
         page_a.screenshot(path=str(screenshot_dir / "social-searching-phone.png"))
+        # two people at two homes: a rated search never pairs two accounts on one address, and both
+        # browsers here come from 127.0.0.1 (her pages have recorded it; nothing she does records it again)
+        Player.objects.filter(pk=a.pk).update(last_address="198.51.100.7")
         page_b.goto("/tables/")
         _site_open(page_b)
         # the lobby lists who is online: she is searching
