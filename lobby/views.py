@@ -44,6 +44,7 @@ def _summary(table: Table, viewer=None) -> dict:
         # «Классический подкидной · подкидной» says it twice: a preset named after its variant
         "variant_in_name": bool(preset and preset.key in VARIANT_NAMED_PRESETS),
         "pairs": rules["pairs"],
+        "pairs_in_name": bool(preset and preset.key == "pairs"),  # «Пара на пару 2×2 · … · пара на пару»
         "cheater": rules["cheater"],
         "memory_aid": rules["memory_aid"],
         "timer": table.turn_seconds,

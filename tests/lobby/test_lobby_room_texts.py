@@ -35,3 +35,15 @@ def test_a_bot_is_named_in_the_room_as_in_the_game(client, host):
         assert " ".join(re.sub(r"<[^>]+>", " ", nick).split()) == name, nick
         with translation.override(lang):
             assert translation.gettext("Bot {n}").format(n=2) == name  # what the table's client shows
+
+
+def test_a_pairs_table_says_pairs_once_in_the_room_and_the_list(client, host):
+    """The preset's name already says «Пара на пару»: the rules line and the table card do not repeat it."""
+    table = services.create_table(host, preset="pairs")
+    client.force_login(host)
+    room = client.get(reverse("lobby:table", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    rules = re.search(r'<p class="room-rules">(.*?)</p>', room, re.S).group(1)
+    assert rules.lower().count("пара на пару") == 1, rules
+    listing = client.get(reverse("lobby:index"), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    card = re.search(r'<h2 class="tcard-name">.*?<p class="tcard-rules">(.*?)</p>', listing, re.S).group(0)
+    assert card.lower().count("пара на пару") == 1, card
