@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
@@ -160,12 +161,11 @@ def _generous_flood_limits() -> None:
         setattr(settings, name, (10**6, getattr(settings, name)[1]))
 
 
-@pytest.fixture(scope="session")
-def asgi_live_server(django_db_setup, django_db_blocker) -> Iterator[str]:
-    """A real daphne process serving the full ASGI app (HTTP + WebSockets) on the test database.
-
-    Tests that use it must also use `transactional_db` so their rows are committed and visible.
-    """
+@contextmanager
+def daphne_server(django_db_blocker, setup: Callable | None = None, static: bool = True) -> Iterator[str]:
+    """A real daphne process serving the full ASGI app (HTTP + WebSockets) on the test database, as
+    "127.0.0.1:port", stopped on exit. `setup(set_database_connection, django_db_blocker)` runs in the
+    child first (default `_live_server_setup`)."""
     from channels.testing.live import make_application, set_database_connection
     from daphne.testing import DaphneProcess
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
@@ -175,18 +175,30 @@ def asgi_live_server(django_db_setup, django_db_blocker) -> Iterator[str]:
         connections.close_all()
     process = DaphneProcess(
         "127.0.0.1",
-        partial(make_application, static_wrapper=ASGIStaticFilesHandler),
-        setup=partial(_live_server_setup, set_database_connection, django_db_blocker),
+        partial(make_application, static_wrapper=ASGIStaticFilesHandler if static else None),
+        setup=partial(setup or _live_server_setup, set_database_connection, django_db_blocker),
     )
     process.start()
     while not process.ready.wait(timeout=1):
         if not process.is_alive():
             raise RuntimeError("the daphne live server process died while starting")
     try:
-        yield f"http://127.0.0.1:{process.port.value}"
+        yield f"127.0.0.1:{process.port.value}"
     finally:
         process.terminate()
         process.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def asgi_live_server(django_db_setup, django_db_blocker) -> Iterator[str]:
+    """The session's daphne (`daphne_server`), as a base URL.
+
+    Tests that use it must also use `transactional_db` so their rows are committed and visible. It runs
+    the in-process ticker, which fires any test's deadlines: tests that expect nobody to fire them use
+    a module-scoped `daphne_server` of their own, or none.
+    """
+    with daphne_server(django_db_blocker) as host:
+        yield f"http://{host}"
 
 
 @pytest.fixture(scope="module")

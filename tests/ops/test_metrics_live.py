@@ -6,12 +6,11 @@ import asyncio
 import json
 import time
 import urllib.request
-from functools import partial
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.conftest import _live_server_setup
+from tests.conftest import _live_server_setup, daphne_server
 from tests.game.helpers import make_player, make_table, session_cookie
 
 TOKEN = "live-scrape-token-0123456789abcdef"
@@ -26,24 +25,8 @@ def _setup_with_token(set_database_connection, django_db_blocker) -> None:
 
 @pytest.fixture(scope="module")
 def live(django_db_setup, django_db_blocker):
-    from channels.testing.live import make_application, set_database_connection
-    from daphne.testing import DaphneProcess
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-    from django.db import connections
-
-    with django_db_blocker.unblock():
-        connections.close_all()
-    process = DaphneProcess("127.0.0.1", partial(make_application, static_wrapper=ASGIStaticFilesHandler),
-                            setup=partial(_setup_with_token, set_database_connection, django_db_blocker))
-    process.start()
-    while not process.ready.wait(timeout=1):
-        if not process.is_alive():
-            raise RuntimeError("the daphne live server process died while starting")
-    try:
-        yield f"127.0.0.1:{process.port.value}"
-    finally:
-        process.terminate()
-        process.join(timeout=10)
+    with daphne_server(django_db_blocker, _setup_with_token) as host:
+        yield host
 
 
 def scrape(host: str) -> dict[tuple[str, tuple], float]:

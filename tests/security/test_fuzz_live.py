@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from tests.conftest import _live_server_setup
+from tests.conftest import _live_server_setup, daphne_server
 from tests.game.helpers import session_cookie
 
 pytestmark = [pytest.mark.timeout(600)]
@@ -42,25 +42,9 @@ def _setup_logging_to(path: str, set_database_connection, django_db_blocker) -> 
 
 @pytest.fixture(scope="module")
 def logged_live_server(django_db_setup, django_db_blocker, tmp_path_factory):
-    from channels.testing.live import make_application, set_database_connection
-    from daphne.testing import DaphneProcess
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-    from django.db import connections
-
     log_path = str(tmp_path_factory.mktemp("daphne") / "server.log")
-    with django_db_blocker.unblock():
-        connections.close_all()
-    process = DaphneProcess("127.0.0.1", partial(make_application, static_wrapper=ASGIStaticFilesHandler),
-                            setup=partial(_setup_logging_to, log_path, set_database_connection, django_db_blocker))
-    process.start()
-    while not process.ready.wait(timeout=1):
-        if not process.is_alive():
-            raise RuntimeError("the daphne live server process died while starting")
-    try:
-        yield f"127.0.0.1:{process.port.value}", log_path
-    finally:
-        process.terminate()
-        process.join(timeout=10)
+    with daphne_server(django_db_blocker, partial(_setup_logging_to, log_path)) as host:
+        yield host, log_path
 
 
 def _game(nick: str):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import urllib.request
-from functools import partial
 
 import pytest
 from django.db import OperationalError, connection
@@ -14,6 +13,7 @@ from psycopg_pool import PoolTimeout
 
 from durak_site.env import DEFAULT_POOL_SIZE
 from durak_site.views import server_error
+from tests.conftest import daphne_server
 
 CLIENTS, PAGE_LOADS = 10, 57
 
@@ -28,25 +28,8 @@ def _connections_to_this_database() -> int:
 def web_process(django_db_setup, django_db_blocker):
     """A daphne process of its own for this module, stopped after it: the session's live server
     (tests/conftest.py) runs the in-process ticker, which would fire every later test's deadlines."""
-    from channels.testing.live import make_application, set_database_connection
-    from daphne.testing import DaphneProcess
-    from django.db import connections
-
-    from tests.conftest import _live_server_setup
-
-    with django_db_blocker.unblock():
-        connections.close_all()
-    process = DaphneProcess("127.0.0.1", partial(make_application, static_wrapper=None),
-                            setup=partial(_live_server_setup, set_database_connection, django_db_blocker))
-    process.start()
-    while not process.ready.wait(timeout=1):
-        if not process.is_alive():
-            raise RuntimeError("the daphne process died while starting")
-    try:
-        yield f"http://127.0.0.1:{process.port.value}"
-    finally:
-        process.terminate()
-        process.join(timeout=10)
+    with daphne_server(django_db_blocker, static=False) as host:
+        yield f"http://{host}"
 
 
 @pytest.mark.django_db(transaction=True)
