@@ -30,8 +30,8 @@ from .signals import player_banned
 
 __all__ = [
     "ServiceError", "sign_up", "restore", "new_key", "reset_key", "ban", "unban", "ensure_can_play",
-    "touch_last_seen", "client_ip", "scope_client_ip", "record_address", "shared_address_pairs", "log_out",
-    "end_sessions",
+    "touch_last_seen", "client_ip", "scope_client_ip", "record_address", "purge_old_addresses",
+    "shared_address_pairs", "log_out", "end_sessions",
 ]
 
 log = logging.getLogger(__name__)
@@ -214,6 +214,15 @@ def _use_address(player_id: int, address: str, now) -> None:
     AddressUse.objects.bulk_create([AddressUse(player_id=player_id, address=address, first_at=now, last_at=now)],
                                    update_conflicts=True, unique_fields=["player", "address"],
                                    update_fields=["last_at"])
+
+
+def purge_old_addresses(days: int | None = None) -> int:
+    """Forget the addresses nobody used for ADDRESS_RETENTION_DAYS (never less than the ratings'
+    shared-address window, which reads them). Returns how many rows went."""
+    days = settings.ADDRESS_RETENTION_DAYS if days is None else days
+    days = max(days, settings.RATINGS_SHARED_ADDRESS_DAYS + 1)
+    deleted, _by_model = AddressUse.objects.filter(last_at__lt=timezone.now() - timedelta(days=days)).delete()
+    return deleted
 
 
 def shared_address_pairs(player_ids: list[int], since) -> set[tuple[int, int]]:

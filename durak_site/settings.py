@@ -67,6 +67,7 @@ try:
     _SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not _DEVELOPMENT)
     _SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=not _DEVELOPMENT)
     _CHAT_RETENTION_DAYS = env_int("CHAT_RETENTION_DAYS", default=30)
+    _ADDRESS_RETENTION_DAYS = env_int("ADDRESS_RETENTION_DAYS", default=30)
     LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))
 except ImproperEnv as exc:
     # Fail fast with one line naming the variable, not a traceback through Django's settings loader.
@@ -206,10 +207,12 @@ TIMERS_LOBBY_HEARTBEATS = True
 CELERY_BEAT_SCHEDULER = "game.beat:DeadlineScheduler"
 CELERY_BEAT_SCHEDULE = {
     "chat-retention": {"task": "chat.tasks.purge_old_messages", "schedule": 6 * 60 * 60},
+    "address-retention": {"task": "accounts.tasks.purge_old_addresses", "schedule": 6 * 60 * 60},
     # matchmaking's periodic part: no-shows, players gone, widening rating windows, bot fills
     "social-sweep": {"task": "social.tasks.sweep", "schedule": 1.0},
 }
 CHAT_RETENTION_DAYS = _CHAT_RETENTION_DAYS  # chat messages kept this long (reported ones until the report closes)
+ADDRESS_RETENTION_DAYS = _ADDRESS_RETENTION_DAYS  # the addresses a player used, kept this long after their last use
 
 # Live play
 CHEATER_CHECK_SECONDS = 4.0  # docs/RULES.md#check-phase: the window to catch a cheater
