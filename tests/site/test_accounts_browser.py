@@ -121,3 +121,103 @@ def test_desktop_home_and_restore_pages(asgi_live_server, browser, transactional
         assert page.evaluate("document.activeElement.className") == "skip-link"
     finally:
         context.close()
+
+
+def test_play_logged_out_on_a_phone_goes_to_the_search_and_the_key_waits_in_a_sheet(
+        asgi_live_server, browser, transactional_db, screenshot_dir):
+    from social.models import SearchRequest
+
+    context = phone(browser, asgi_live_server)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto("/")
+        page.get_by_role("link", name="Играть").first.click()
+        page.wait_for_url("**/accounts/signup/**")
+        page.get_by_label("Ник").fill("Новичок_Ключ")
+        page.get_by_role("button", name="Начать играть").click()
+        page.wait_for_selector("[data-searching]", timeout=10000)  # one tap after the nick: the search, no key page
+        assert "/play/search/" in page.url
+        assert SearchRequest.objects.filter(player__nick="Новичок_Ключ", status="waiting").exists()
+
+        sheet = page.get_by_role("complementary", name="Сохраните ключ восстановления")
+        assert sheet.is_visible()
+        assert sheet.locator("#recovery-key").count() == 0 and page.locator("#recovery-key").count() == 0
+        box = sheet.bounding_box()
+        assert box["y"] + box["height"] <= 844 + 1 and box["width"] <= 390  # on screen, at the bottom
+        assert no_horizontal_scroll(page)
+        page.screenshot(path=str(screenshot_dir / "accounts-key-sheet-search-phone-ru.png"))
+
+        # «Позже» hides it for this page view; Escape does too, from the keyboard
+        sheet.get_by_role("button", name="Позже").click()
+        assert not sheet.is_visible()
+        page.screenshot(path=str(screenshot_dir / "accounts-key-sheet-hidden-phone-ru.png"))
+        page.goto("/")
+        sheet = page.get_by_role("complementary", name="Сохраните ключ восстановления")
+        assert sheet.is_visible()  # the next page reminds again
+        page.set_viewport_size({"width": 1280, "height": 860})
+        box = sheet.bounding_box()
+        assert box["width"] < 700 and box["y"] + box["height"] <= 860  # a card at the bottom on a desktop
+        page.screenshot(path=str(screenshot_dir / "accounts-key-sheet-home-desktop-ru.png"))
+        page.set_viewport_size({"width": 390, "height": 844})
+        sheet.get_by_role("link", name="Показать ключ").focus()
+        page.keyboard.press("Escape")
+        assert not sheet.is_visible()
+        page.goto("/play/search/")
+        page.wait_for_selector("[data-searching]")
+
+        # the key from the sheet: the key page, and «continue» comes back to the search
+        page.get_by_role("link", name="Показать ключ").click()
+        page.wait_for_url("**/accounts/key/?next=**")
+        key = page.locator("#recovery-key").inner_text().strip()
+        assert KEY_PATTERN.match(key)
+        assert page.locator("[data-key-reminder]").count() == 0
+        page.screenshot(path=str(screenshot_dir / "accounts-key-from-sheet-phone-ru.png"), full_page=True)
+        page.get_by_role("link", name="Ключ сохранён, дальше").click()
+        page.wait_for_selector("[data-searching]", timeout=10000)
+        assert "/play/search/" in page.url
+        assert page.locator("[data-key-reminder]").count() == 0  # shown: the reminder is gone
+        page.screenshot(path=str(screenshot_dir / "accounts-key-sheet-gone-phone-ru.png"))
+        page.goto("/accounts/key/")
+        assert page.locator("#recovery-key").count() == 0  # and the key is not shown again
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_at_a_live_table_on_a_phone_the_key_reminder_is_a_line_that_leads_nowhere(
+        asgi_live_server, browser, transactional_db, screenshot_dir):
+    import time
+
+    from django.conf import settings
+    from django.test import Client
+
+    from accounts import key_once
+    from accounts.models import Player
+    from tests.game.test_table_ui_live import close, start_table, wait_for_view
+
+    player = Player.objects.create_user("Игрок_Стола")
+    table, _game = start_table([player], bots=["easy"])
+    client = Client()
+    client.force_login(player)
+    session = client.session
+    session[key_once.NONCE], session[key_once.DUE] = "pending", int(time.time()) + 3600  # a key not shown yet
+    session.save()
+    context = phone(browser, asgi_live_server)
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session.session_key,
+                          "url": asgi_live_server}])
+    page = context.new_page()
+    try:
+        page.goto(f"/tables/{table.pk}/")
+        wait_for_view(page)
+        line = page.locator(".key-line")
+        assert line.is_visible() and "после игры" in line.inner_text()
+        assert page.get_by_role("complementary").filter(has_text="ключ").count() == 0  # no sheet at a table
+        assert page.locator("a[href^='/accounts/key/']").count() == 0  # nothing that leaves the game
+        assert page.locator("#g-felt").is_visible()
+        page.screenshot(path=str(screenshot_dir / "accounts-key-line-table-phone-ru.png"))
+        line.get_by_role("button", name="Скрыть напоминание").click()
+        assert not line.is_visible()
+    finally:
+        close(context)
