@@ -73,4 +73,8 @@ def site_socket() -> dict:
         "invitation_declined": _("%(nick)s declined your invitation"),
         "invitation_accepted": _("%(nick)s accepted your invitation"),
         "see": _("See"), "seconds": _("%(n)s s"),
+        # on a page that must not be left by itself (the recovery key, shown once)
+        "match_held": _("Opponents found! Save your key, then go to the table within %(n)s s.") % {
+            "n": queue.ARRIVE_SECONDS},
+        "to_table": _("Go to the table"),
     }}

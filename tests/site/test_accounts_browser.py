@@ -221,3 +221,35 @@ def test_at_a_live_table_on_a_phone_the_key_reminder_is_a_line_that_leads_nowher
         assert not line.is_visible()
     finally:
         close(context)
+
+
+def test_a_match_found_while_the_key_is_on_screen_waits_for_the_player(
+        asgi_live_server, browser, transactional_db, screenshot_dir):
+    """The key is shown once: a match never pulls the page away from it; a notice links to the table."""
+    from social import queue
+    from tests.game.test_table_ui_live import make_player
+
+    context = phone(browser, asgi_live_server)
+    page = context.new_page()
+    try:
+        page.goto("/")
+        page.get_by_role("link", name="Играть").first.click()
+        page.wait_for_url("**/accounts/signup/**")
+        page.get_by_label("Ник").fill("Новичок_Матч")
+        page.get_by_role("button", name="Начать играть").click()
+        page.wait_for_selector("[data-searching]", timeout=10000)
+        page.get_by_role("link", name="Показать ключ").click()
+        page.wait_for_url("**/accounts/key/?next=**")
+        page.wait_for_function("window.__site && window.__site.open", timeout=15000)
+        key = page.locator("#recovery-key").inner_text().strip()
+
+        queue.join(make_player("Соперник_Матч"))  # the match: both are seated at a new table
+        notice = page.locator(".site-toast", has_text="Соперники найдены! Сохраните ключ")
+        notice.wait_for(timeout=10000)
+        page.wait_for_timeout(500)
+        assert "/accounts/key/" in page.url and page.locator("#recovery-key").inner_text().strip() == key
+        page.screenshot(path=str(screenshot_dir / "accounts-key-match-held-phone-ru.png"))
+        notice.get_by_role("link", name="К столу").click()
+        page.wait_for_url("**/tables/*/", timeout=10000)
+    finally:
+        context.close()

@@ -47,7 +47,18 @@
     if (state.socket && state.socket.readyState === 1) state.socket.send(JSON.stringify(obj));
   }
 
-  function go(url) { if (url && location.pathname !== url) location.assign(url); }
+  // a page that must not be left by itself: the recovery key is on screen and is shown only once
+  function held() { return !!document.querySelector("[data-keep-page]"); }
+
+  function go(url) { if (url && location.pathname !== url && !held()) location.assign(url); }
+
+  function matched(url) {
+    if (!url || location.pathname === url) return;
+    if (!held()) { toast(T.match, [], 3000); go(url); return; }
+    if (state.heldUrl === url) return;  // told once (hello and match both carry it)
+    state.heldUrl = url;
+    toast(T.match_held, [{ label: T.to_table, href: url, cls: "btn-gold" }], 0);
+  }
 
   function invitation(msg) {
     var left = msg.expires_in || 60;
@@ -99,7 +110,7 @@
 
   function drawSearch(search) {
     if (!search) return;
-    if (search.state === "matched") { go(search.url); return; }
+    if (search.state === "matched") { matched(search.url); return; }
     var page = document.querySelector("[data-search-page]");
     if (!page) return;
     var searching = page.querySelector("[data-searching]");
@@ -117,7 +128,7 @@
     switch (msg.type) {
       case "hello": drawSearch(msg.search); break;
       case "search": drawSearch(msg.search); break;
-      case "match": toast(T.match, [], 3000); go(msg.url); break;
+      case "match": matched(msg.url); break;
       case "requeued": toast(T.requeued, [], 5000); go(msg.url); break;
       case "search_ended":
         toast(msg.reason === "no_show" ? T.no_show : T.search_ended, [], 6000);
