@@ -97,6 +97,7 @@ def ui_strings() -> dict[str, str]:
         "took_badge": _("takes"),
         "partner": _("partner"),
         "cards_n": _("{n} cards"),
+        "seat_marked": _("{name} (reliability: {mark}): {cards}"),  # a seat's label with its player's mark
         "stock": _("Stock"),
         "discard": _("Discard"),
         "trump": _("Trump"),

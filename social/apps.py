@@ -17,6 +17,7 @@ class SocialConfig(AppConfig):
         pages.register_table_panel("social/online_panel.html", place="lobby")  # who is online
         pages.register_table_panel("social/rules_section.html", place="rules")  # matching, reliability
         pages.register_table_panel("social/table_people.html", place="page")  # invite, reliability marks
+        pages.register_table_panel("social/seat_marks.html", place="page")  # the game table's seats' marks
         profile_pages.register_profile_panel("social/profile_mark.html", place="facts")  # his reliability mark
         profile_pages.register_profile_panel("social/profile_link.html", place="links")
         guards.register_seat_guard(people.seat_refusal)  # blocks, «only reliable players»

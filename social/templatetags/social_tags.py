@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import gettext as _
 
+from game.models import GameSeat
 from lobby.models import Seat
 
 from .. import matching, presence, queue, reliability
@@ -46,6 +47,19 @@ def table_people(table) -> dict:
                   "label": reliability.label(marks[s.player_id])} for s in seats],
         "reliable_only": TableRequirement.objects.filter(table=table, reliable_only=True).exists(),
     }
+
+
+@register.simple_tag
+def seat_marks(game) -> list[dict]:
+    """The reliability mark of each person's seat of `game` (a seat dealt to a bot has none). A
+    game's seats keep their players to its end (a takeover or a leaver only changes who plays),
+    and a new game is a new page, so the marks the table page is rendered with stay right."""
+    if not getattr(game, "pk", None):
+        return []
+    seats = list(GameSeat.objects.filter(game_id=game.pk, player__isnull=False, bot_level="")
+                 .order_by("number").values_list("number", "player_id"))
+    marks = reliability.marks([pid for _n, pid in seats])
+    return [{"seat": n, "mark": marks[pid]} for n, pid in seats]
 
 
 @register.simple_tag

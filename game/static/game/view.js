@@ -149,6 +149,8 @@ function podEl(v, n, pos, extra = "") {
   nm.className = "pod-nick";
   nm.textContent = extra === "mine" ? `${s.nick || T.you}` : nick(n);
   id.appendChild(nm);
+  const mark = seatMark(n, s);
+  if (mark) id.appendChild(mark);
   el.appendChild(id);
   const badges = document.createElement("div");
   badges.className = "pod-badges";
@@ -170,8 +172,28 @@ function podEl(v, n, pos, extra = "") {
   }
   if (v.seat != null && partnerOf(v.seat, v) === n) badge(T.partner, "b-partner");
   el.appendChild(badges);
-  el.setAttribute("aria-label", `${nick(n)}: ${fmt(T.cards_n, { n: count })}`);
+  const cardsText = fmt(T.cards_n, { n: count });
+  const markText = mark ? (mark.querySelector(".rel-text") || mark).textContent.trim() : "";
+  el.setAttribute("aria-label", markText ? fmt(T.seat_marked, { name: nick(n), mark: markText, cards: cardsText })
+    : `${nick(n)}: ${cardsText}`);
   return el;
+}
+
+/** A person's reliability mark at his seat: the social app renders the marks of this game's seats
+ * into the page (<template id="seat-marks">, social/_mark.html's look); none for a bot's seat, none
+ * without that app. A game's seats keep their players to its end, and a new game loads a new page. */
+function seatMark(n, s) {
+  const marks = document.getElementById("seat-marks");
+  if (!marks || marks.dataset.game !== String(S.gameId) || (s.bot && !s.takeover)) return null;
+  const src = marks.content.querySelector(`[data-seat="${n}"] .rel-mark`);
+  if (!src) return null;
+  const m = src.cloneNode(true);
+  m.classList.add("pod-mark");
+  m.setAttribute("role", "img");
+  m.setAttribute("aria-label", src.title);
+  const words = m.querySelector(".rel-text");  // the pod has room for the sign only; its title says the words
+  if (words) words.classList.add("visually-hidden");
+  return m;
 }
 
 function renderDeck(v) {
