@@ -86,6 +86,8 @@ def pod_marks(page) -> dict:
 def assert_marks_drawn(page, nicks: dict, words: dict) -> None:
     pods = pod_marks(page)
     assert sorted(pods) == ["1", "2", "3", "4", "5", "6"], pods
+    # a labelled group: a plain div's label is not read out everywhere
+    assert page.evaluate("[...document.querySelectorAll('#game .pod')].every(p => p.getAttribute('role') === 'group')")
     for seat, mark in (("1", "new"), ("2", "high"), ("3", "low")):
         cls, name, pod_label, (width, height) = pods[seat]
         assert cls is not None and f"rel-{mark}" in cls.split(), (seat, pods[seat])

@@ -174,6 +174,7 @@ function podEl(v, n, pos, extra = "") {
   el.appendChild(badges);
   const cardsText = fmt(T.cards_n, { n: count });
   const markText = mark ? (mark.querySelector(".rel-text") || mark).textContent.trim() : "";
+  el.setAttribute("role", "group");  // a plain div's label is not read by every screen reader
   el.setAttribute("aria-label", markText ? fmt(T.seat_marked, { name: nick(n), mark: markText, cards: cardsText })
     : `${nick(n)}: ${cardsText}`);
   return el;
