@@ -5,14 +5,16 @@
 
 It creates N players with sessions on the database the server uses (same DATABASE_URL!), opens one
 site socket (/ws/site/) each, half of them on the lobby page (they receive the online list), pings
-every 20 s as a tab does, and holds them for --duration seconds. Opening and closing the sockets is
-itself the churn the online list batches. It prints the connect time, ping→pong and how many
+every 20 s as a tab does, and holds them for --duration seconds (or until SIGTERM); once every socket
+is open it prints "site sockets open: K of N". Opening and closing the sockets is itself the churn
+the online list batches. It prints the connect time, ping→pong and how many
 online-list frames a lobby socket received a second at most (never more than one).
 """
 
 from __future__ import annotations
 
 import asyncio
+import signal
 import statistics
 import time
 import uuid
@@ -75,10 +77,16 @@ class Command(BaseCommand):
         pongs: list[float] = []
         online_rates: list[int] = []
         gate = asyncio.Semaphore(opts["connect_concurrency"])
-        end = time.monotonic() + opts["duration"]
+        end = [time.monotonic() + opts["duration"]]  # SIGTERM ends the hold early (scripts/bench-live)
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, lambda: end.__setitem__(0, 0.0))
         failures: list[str] = []
 
+        def settled() -> None:
+            if len(connects) + len(failures) == len(cookies):  # every tab is open (or failed): say so now
+                print(f"site sockets open: {len(connects)} of {len(cookies)}", flush=True)
+
         async def tab(i: int, cookie: str) -> None:
+            counted = False
             headers = {"Origin": origin, "Cookie": f"{settings.SESSION_COOKIE_NAME}={cookie}"}
             try:
                 async with gate:
@@ -86,12 +94,14 @@ class Command(BaseCommand):
                     ws = await websockets.connect(opts["url"].rstrip("/") + "/ws/site/", additional_headers=headers)
                     await ws.recv()  # hello
                     connects.append(time.monotonic() - t0)
+                    counted = True
+                    settled()
                 async with ws:
                     lobby = i % 2 == 0
                     await ws.send('{"type": "page", "path": "%s"}' % ("/tables/" if lobby else "/ratings/"))
                     per_second: dict[int, int] = {}
                     next_ping, sent = time.monotonic() + PING_EVERY * (i % 10) / 10, 0.0
-                    while time.monotonic() < end:
+                    while time.monotonic() < end[0]:
                         if time.monotonic() >= next_ping:
                             sent = time.monotonic()
                             await ws.send('{"type": "ping"}')
@@ -109,6 +119,8 @@ class Command(BaseCommand):
                         online_rates.append(max(per_second.values(), default=0))
             except Exception as exc:  # noqa: BLE001  (counted and printed)
                 failures.append(type(exc).__name__)
+                if not counted:
+                    settled()
 
         await asyncio.gather(*(tab(i, c) for i, c in enumerate(cookies)))
         ms = 1000.0
