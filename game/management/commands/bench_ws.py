@@ -99,6 +99,12 @@ class InProcessWebSocket:
 # --------------------------------------------------------------------------- set-up (sync, in the DB)
 
 
+def page_origin(url: str) -> str:
+    """The Origin a page of the server at socket `url` sends: ws://host:port → http://host:port."""
+    parts = urlparse(url)
+    return f"{'https' if parts.scheme == 'wss' else 'http'}://{parts.netloc}"
+
+
 def _session_cookie(player) -> str:
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 
@@ -231,14 +237,15 @@ class Bench:
         self.rng = random.Random(opts["seed"])
 
     async def open(self, spec: dict, cookie: str):
-        headers = {"Origin": self.opts["origin"], "Cookie": f"{settings.SESSION_COOKIE_NAME}={cookie}",
-                   "Accept-Language": "en"}
+        headers = {"Cookie": f"{settings.SESSION_COOKIE_NAME}={cookie}", "Accept-Language": "en"}
         path = f"/ws/tables/{spec['table_id']}/"
         if self.opts["inprocess"]:
-            return await InProcessWebSocket.connect(path, headers)
+            return await InProcessWebSocket.connect(path, {"Origin": self.opts["origin"], **headers})
         urls = self.opts["urls"]  # several servers: the sockets of one table are spread over them
         url = urls[(spec["table_id"] + spec["cookies"].index(cookie)) % len(urls)]
-        return await LibWebSocket.connect(url.rstrip("/") + path, headers)
+        # the page a browser opens the socket from: the whole origin of that server, port included
+        origin = self.opts["origin"] or page_origin(url)
+        return await LibWebSocket.connect(url.rstrip("/") + path, {"Origin": origin, **headers})
 
     async def socket(self, run: TableRun, i: int) -> None:
         spec = run.spec
@@ -378,7 +385,7 @@ class Command(BaseCommand):
         parser.add_argument("--spectators", type=int, default=1, help="watching sockets per table")
         parser.add_argument("--think", type=float, default=0.5, help="mean think time before a move (s)")
         parser.add_argument("--rules", default="{}", help='engine rules as JSON, e.g. \'{"variant":"perevodnoy"}\'')
-        parser.add_argument("--origin", default=None, help="Origin header (default: http://<url host>)")
+        parser.add_argument("--origin", default=None, help="Origin header (default: the server's own, http://<host:port>)")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--ping-every", type=float, default=5.0,
                             help="mean seconds between heartbeats per socket (the browser client: 5)")
@@ -402,8 +409,8 @@ class Command(BaseCommand):
             raise CommandError(f"--rules is not JSON: {exc}") from exc
         urls = [u.strip() for u in o["url"].split(",") if u.strip()]
         pids = [int(p) for p in o["pids"].split(",") if p.strip()]
-        host = urlparse(urls[0]).hostname or "127.0.0.1"
-        origin = o["origin"] or f"http://{host}"
+        # in-process there is no Host header: the allowed host on the default port (durak_site/origins.py)
+        origin = o["origin"] or (f"http://{urlparse(urls[0]).hostname or '127.0.0.1'}" if o["inprocess"] else None)
         tag = base64.b32encode(os.urandom(3)).decode().lower().rstrip("=")
         t = time.perf_counter()
         try:
