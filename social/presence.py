@@ -8,6 +8,9 @@ viewer's socket sends it at most once a second, whatever the churn.
 
 from __future__ import annotations
 
+import asyncio
+import threading
+import time
 from datetime import timedelta
 
 from django.core.cache import cache
@@ -27,6 +30,13 @@ from .queue import PRESENCE_STALE
 LIST_LIMIT = 100
 SUMMARY_KEY = "social:online-summary"
 SUMMARY_SECONDS = 1
+ANNOUNCE_EVERY = 1.0  # seconds between this process's "the online list changed" messages
+ANNOUNCE_LOST_AFTER = 2.0  # an announcement this overdue was lost with its loop (a test's): send anew
+
+_announce_lock = threading.Lock()
+_announce_due = 0.0  # when the announcement on its way goes out (0: none)
+_announced_at = 0.0
+_announce_task: list = []  # the announcement on its way (a task, or a future on the bridge loop)
 
 
 def _stale_cutoff():
@@ -72,8 +82,39 @@ def online_ids() -> set[int]:
 def _changed() -> None:
     """The online list changed: lobby viewers' sockets refresh it (each at most once a second; the
     first to ask recomputes it, the rest read the cache)."""
-    transaction.on_commit(lambda: cache.delete(SUMMARY_KEY))
-    realtime.send_on_commit([(notify.ONLINE_GROUP, {"type": "site.online"})])
+    transaction.on_commit(_after_change)
+
+
+def _after_change() -> None:
+    """Forget the list and tell the lobby's sockets, at most once per ANNOUNCE_EVERY per process: a
+    socket shows it at most once a second anyway, and 2,000 tabs opening would otherwise send every
+    lobby socket a message per tab. The announcement after the last change still comes."""
+    global _announce_due
+    cache.delete(SUMMARY_KEY)
+    now = time.monotonic()
+    with _announce_lock:
+        if _announce_on_its_way(now):
+            return  # it will read the list as it is then
+        wait = max(0.0, _announced_at + ANNOUNCE_EVERY - now)
+        _announce_due = now + wait
+        _announce_task[:] = [realtime.submit(_announce_after(wait))]
+
+
+def _announce_on_its_way(now: float) -> bool:
+    if not _announce_due or not _announce_task or now > _announce_due + ANNOUNCE_LOST_AFTER:
+        return False
+    task = _announce_task[0]
+    loop = task.get_loop() if isinstance(task, asyncio.Task) else None
+    return not task.done() and not (loop is not None and loop.is_closed())  # a test's loop ends with it
+
+
+async def _announce_after(wait: float) -> None:
+    global _announce_due, _announced_at
+    if wait:
+        await asyncio.sleep(wait)
+    with _announce_lock:
+        _announce_due, _announced_at = 0.0, time.monotonic()
+    await realtime.send_now([(notify.ONLINE_GROUP, {"type": "site.online"})])
 
 
 def statuses(player_ids) -> dict[int, dict]:
@@ -104,7 +145,8 @@ def summary() -> dict:
     marks = reliability.marks(ids)
     players = [{"id": r.player_id, "nick": r.player.nick, "rating": ratings.get(r.player_id, START_RATING),
                 "reliability": marks[r.player_id], **states[r.player_id]} for r in rows]
-    in_games = Seat.objects.filter(in_game=True, table__status=Table.Status.PLAYING, player_id__in=online_ids()).count()
+    online = Presence.objects.filter(sockets__gt=0, seen_at__gte=_stale_cutoff()).values("player_id")
+    in_games = Seat.objects.filter(in_game=True, table__status=Table.Status.PLAYING, player_id__in=online).count()
     data = {"online": total, "playing": in_games, "players": players}
     cache.set(SUMMARY_KEY, data, SUMMARY_SECONDS)
     return data

@@ -224,3 +224,28 @@ def test_the_rules_page_states_the_matching_rule_and_the_reliability_mark(client
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     english = client.get("/tables/rules/").content.decode()
     assert "it grows by 50 every 5 s of waiting" in english and "“often leaves”" in english
+
+
+@pytest.mark.django_db
+def test_the_marks_of_many_players_are_each_ones_mark_over_his_last_games():
+    """The lobby's list reads a hundred marks in one query: each is what his own last RECENT games say
+    (older leaves do not count), and a player with no games is new."""
+    from datetime import timedelta
+
+    from django.db.models import F
+
+    from ratings.models import PlayerGame
+    from social import reliability
+    from tests.social.test_seat_marks import make_player, record_games
+
+    steady, leaver, reformed, newcomer = (make_player(n) for n in ("Ровный", "Беглец", "Исправленный", "Новый"))
+    record_games(steady, left=0, of=10)
+    record_games(leaver, left=5, of=10)
+    record_games(reformed, left=10, of=10)
+    PlayerGame.objects.filter(player=reformed).update(finished_at=F("finished_at") - timedelta(days=30))
+    record_games(reformed, left=0, of=reliability.RECENT)  # fifty good games since
+    ids = [steady.pk, leaver.pk, reformed.pk, newcomer.pk]
+    assert reliability.marks(ids) == {pid: reliability.mark(pid) for pid in ids}
+    assert reliability.marks(ids) == {steady.pk: reliability.HIGH, leaver.pk: reliability.LOW,
+                                      reformed.pk: reliability.HIGH, newcomer.pk: reliability.NEW}
+    assert reliability.marks([]) == {}
