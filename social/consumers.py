@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 MAX_FRAME_BYTES = 1024
 RATE, BURST = 2.0, 20.0  # messages a second on average, and at once
 PUSH_EVERY = 1.0  # seconds: the online list and queue counts reach one socket at most this often
-BEAT_EVERY = 15.0
+BEAT_EVERY = 35.0  # seconds: every other ping of a tab (20 s) checks the session and refreshes presence
 TABLE_PATH = re.compile(r"^/tables/(\d{1,12})/$")
 LOBBY_PATH = "/tables/"
 

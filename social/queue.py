@@ -41,7 +41,7 @@ LEAVE_GRACE_SECONDS = 5  # no tab open for this long: he left the queue (a page 
 MATCH_LIMIT = 500  # waiting requests one matcher looks at
 PAIR_WINDOW = timedelta(days=1)
 DEFAULTS = {"variant": "", "players": ANY, "deck": 36, "turn_seconds": 30, "rated": True, "bot_fill": 30}
-PRESENCE_STALE = 60  # seconds without a ping from any of his tabs: his count is not believed any more
+PRESENCE_STALE = 90  # seconds without a beat (every 40 s) from any of his tabs: his count is not believed any more
 QUEUE_GROUP = "site-queue"  # the waiting pages: they re-read their counts when the queue changes
 LIVE = (SearchRequest.Status.WAITING, SearchRequest.Status.MATCHED)
 
