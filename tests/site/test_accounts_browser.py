@@ -28,6 +28,16 @@ def no_horizontal_scroll(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
 
 
+def press_play_as_a_newcomer(page, nick: str) -> None:
+    """Logged out: «Играть» on the home page, a nick, and straight into the search (no key page)."""
+    page.goto("/")
+    page.get_by_role("link", name="Играть").first.click()
+    page.wait_for_url("**/accounts/signup/**")
+    page.get_by_label("Ник").fill(nick)
+    page.get_by_role("button", name="Начать играть").click()
+    page.wait_for_selector("[data-searching]", timeout=10000)
+
+
 def test_sign_up_on_a_phone_shows_the_key_once_copies_it_and_switches_to_english(
         asgi_live_server, browser, transactional_db, screenshot_dir):
     from accounts.models import Player
@@ -132,12 +142,7 @@ def test_play_logged_out_on_a_phone_goes_to_the_search_and_the_key_waits_in_a_sh
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        page.goto("/")
-        page.get_by_role("link", name="Играть").first.click()
-        page.wait_for_url("**/accounts/signup/**")
-        page.get_by_label("Ник").fill("Новичок_Ключ")
-        page.get_by_role("button", name="Начать играть").click()
-        page.wait_for_selector("[data-searching]", timeout=10000)  # one tap after the nick: the search, no key page
+        press_play_as_a_newcomer(page, "Новичок_Ключ")  # one tap after the nick: the search, no key page
         assert "/play/search/" in page.url
         assert SearchRequest.objects.filter(player__nick="Новичок_Ключ", status="waiting").exists()
 
@@ -232,12 +237,7 @@ def test_a_match_found_while_the_key_is_on_screen_waits_for_the_player(
     context = phone(browser, asgi_live_server)
     page = context.new_page()
     try:
-        page.goto("/")
-        page.get_by_role("link", name="Играть").first.click()
-        page.wait_for_url("**/accounts/signup/**")
-        page.get_by_label("Ник").fill("Новичок_Матч")
-        page.get_by_role("button", name="Начать играть").click()
-        page.wait_for_selector("[data-searching]", timeout=10000)
+        press_play_as_a_newcomer(page, "Новичок_Матч")
         page.get_by_role("link", name="Показать ключ").click()
         page.wait_for_url("**/accounts/key/?next=**")
         page.wait_for_function("window.__site && window.__site.open", timeout=15000)

@@ -9,6 +9,7 @@ import pytest
 from accounts.models import Player
 from tests.conftest import login_browser_context
 from tests.game.test_table_ui_live import close, make_player
+from tests.site.test_accounts_browser import press_play_as_a_newcomer
 
 pytestmark = [pytest.mark.timeout(300)]
 
@@ -127,12 +128,7 @@ def test_play_from_the_home_page_logged_out_is_a_nick_then_the_search(asgi_live_
                                   is_mobile=True, has_touch=True, bypass_csp=True)
     page = context.new_page()
     try:
-        page.goto("/")
-        page.get_by_role("link", name="Играть").first.click()
-        page.wait_for_url("**/accounts/signup/**")
-        page.get_by_label("Ник").fill("Новенький")
-        page.get_by_role("button", name="Начать играть").click()
-        page.wait_for_selector("[data-searching]", timeout=10000)  # straight on: the key waits in a reminder
+        press_play_as_a_newcomer(page, "Новенький")  # straight on: the key waits in a reminder
         assert "/accounts/key/" not in page.url
         assert page.get_by_role("complementary", name="Сохраните ключ восстановления").is_visible()
         assert SearchRequest.objects.filter(player__nick="Новенький", status="waiting").exists()
