@@ -33,7 +33,9 @@ def mark_from(reasons: list[str]) -> str:
 
 
 def mark(player_id: int) -> str:
-    return marks([player_id])[player_id]
+    reasons = list(PlayerGame.objects.filter(player_id=player_id).order_by("-finished_at")
+                   .values_list("reason", flat=True)[:RECENT])
+    return mark_from(reasons)
 
 
 def marks(player_ids) -> dict[int, str]:
