@@ -447,7 +447,20 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def lobby_changed(self, event) -> None:
         await self.send_json({"type": "lobby", "version": event.get("version")})
-        await self._follow_role()
+        if not self._same_role(event):
+            await self._follow_role()
+
+    def _same_role(self, event) -> bool:
+        """Whether the change, as the event tells it (lobby.services.notices.bump), left this socket's
+        player in the role he had: then nothing this socket may see or do changed, and every socket
+        of a table need not read the database at each change of it. A player without a role at a
+        private table (an invite holder, a moderator, a player of its running game who stood up)
+        is always checked anew: his right to the table rests on what the event does not carry."""
+        seated = event.get("seated")
+        if seated is None or self.role is None:
+            return False
+        role = (event.get("host") == self.user.pk, self.user.pk in seated)
+        return role == tuple(self.role) and (any(role) or not event.get("private"))
 
     async def _follow_role(self) -> None:
         """The table changed (someone sat, stood, left, became host): this socket's rights follow
@@ -469,7 +482,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def game_started(self, event) -> None:
         await self.send_json({"type": "game_started", "game_id": event["game_id"]})
+        await self._follow_seat()
+
+    async def _follow_seat(self) -> None:
+        """Follow the current game; if that gave his player another seat in it or none (a new deal, a
+        bot took his place), the rights that rest on the seat (the chat's) are checked again."""
+        seat = self.seat
         await self._resync()
+        if self.seat != seat and not self.closing:
+            await socket_hooks.role_changed(self)
 
     async def socket_hook(self, event) -> None:
         await socket_hooks.event(self, event)
@@ -485,7 +506,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         seat = event.get("seat")
         if seat is not None and event.get("viewer") != self.user.pk:
             if event["game_id"] == self.game_id and seat == self.seat:
-                await self._resync()
+                await self._follow_seat()
             return
         if seat != self.seat:
             return

@@ -1,6 +1,7 @@
 """A waiting-room change is told: the table's version moves, its notice is written in every language,
-and the table's channel-layer group ``table-<id>`` hears ``{"type": "lobby.changed", "version": n}``
-after the commit."""
+and the table's channel-layer group ``table-<id>`` hears ``{"type": "lobby.changed", "version": n,
+...}`` after the commit, with who holds which role at the table then (its host, its seated players,
+whether it is private): a socket whose player's role did not change needs no database to know it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.conf import settings
 from django.utils import translation
 
 from durak_site import realtime
-from lobby.models import Table
+from lobby.models import Seat, Table
 from lobby.services.selectors import table_version
 
 Notice = Callable[[], str]  # the notice's text in the active language (rendered once per language)
@@ -33,11 +34,14 @@ def bump(table: Table, notice: Notice | None = None, fields: list[str] | None = 
         table.notice_texts = in_every_language(notice)
         table.notice = table.notice_texts.get(settings.LANGUAGE_CODE, "")
     table.save(update_fields=None if fields is None else [*fields, "version", "notice", "notice_texts", "updated_at"])
-    realtime.send_on_commit([changed_message(table.pk, table.version)])
+    seated = list(Seat.objects.filter(table_id=table.pk, player__isnull=False).values_list("player_id", flat=True))
+    roles = {"host": table.host_id, "seated": seated, "private": table.private}
+    realtime.send_on_commit([changed_message(table.pk, table.version, roles)])
 
 
-def changed_message(table_id: int, version: int) -> realtime.Message:
-    return realtime.table_group(table_id), {"type": "lobby.changed", "version": version}
+def changed_message(table_id: int, version: int, roles: dict | None = None) -> realtime.Message:
+    """The event a table's sockets hear; without `roles` each socket reads its player's role anew."""
+    return realtime.table_group(table_id), {"type": "lobby.changed", "version": version, **(roles or {})}
 
 
 def then(first: Notice, second: Notice) -> Notice:
