@@ -34,6 +34,11 @@ def generation(player_id: int) -> int:
     return Player.objects.filter(pk=player_id).values_list("session_generation", flat=True).first() or 0
 
 
+def generations(player_ids) -> dict[int, int]:
+    """`generation` of many players in one query (a process's heartbeats, batched)."""
+    return dict(Player.objects.filter(pk__in=list(player_ids)).values_list("pk", "session_generation"))
+
+
 def tell_sockets(player_id: int, reason: str, session_key: str | None = None) -> None:
     """Close the player's sockets: those of one session (`session_key`), or all of them (None). The
     event leaves after the commit of the change that ended the session (and bumped his generation)."""

@@ -32,8 +32,9 @@ from durak_site.errors import ServiceError, message_for
 from game import socket_limits
 from game.flood import TokenBucket
 from game.socket_calls import language as _language  # the table socket's reading of the language cookie
+from game.socket_calls import session_check
 
-from . import notify, people, presence, queue
+from . import beats, notify, people, presence, queue
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +52,9 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
     session_key: str | None = None
     watching_online = False
     watching_queue = False
+    online_frame: str | None = None  # the newest online list announced, not yet sent (throttled)
     admitted = False  # counted by game.socket_limits with the table sockets (released on disconnect)
+    generation = 0  # accounts.sessions.generation when the session was last found valid
 
     async def dispatch(self, message) -> None:
         """As the table socket: no hop to the one thread-sensitive thread per message (the
@@ -85,13 +88,12 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
         for group in (realtime.player_group(self.user.pk), notify.site_group(self.user.pk)):
             await self.channel_layer.group_add(group, self.channel_name)
             self.joined.append(group)
-        reason = await in_thread(sessions.socket_end_reason)(self.session_key, self.user.pk)
+        reason, self.generation, search = await in_thread(_arrive)(self.session_key, self.user.pk)
         if reason is not None:
             await self._end(reason)
             return
-        await in_thread(presence.opened)(self.user.pk)
         self.counted = True
-        await self.send_json({"type": "hello", "search": await in_thread(queue.status_for)(self.user.pk)})
+        await self.send_json({"type": "hello", "search": search})
 
     async def disconnect(self, code) -> None:
         self.closing = True
@@ -144,9 +146,8 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "pong"})
             if time.monotonic() - self.last_beat >= BEAT_EVERY:
                 self.last_beat = time.monotonic()
-                reason = await in_thread(_beat)(self.session_key, self.user.pk)
-                if reason is not None:
-                    await self._end(reason)
+                # off this socket's queue: its news (a match found) never waits for the batch
+                self.pending["beat"] = asyncio.ensure_future(self._beat())
         elif kind == "page":
             await self._page(content.get("path"))
         elif kind == "search":
@@ -168,6 +169,21 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
                                   "url": f"/tables/{row.table_id}/" if accept else None})
         else:
             await self._error("unknown_type")
+
+    async def _beat(self) -> None:
+        """He is still here (presence, batched with the process's other beats), and his session
+        still stands: it is loaded only when his session generation moved, as the table socket does."""
+        try:
+            if await beats.beat(self.user.pk) == self.generation:
+                return
+            self.generation, reason = await in_thread(session_check)(self.session_key, self.user.pk,
+                                                                     self.generation)
+            if reason is not None:
+                await self._end(reason)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("site socket: heartbeat failed")
 
     async def _page(self, path) -> None:
         if not isinstance(path, str) or len(path) > 200:
@@ -193,8 +209,8 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "search", "search": await in_thread(queue.status_for)(self.user.pk)})
 
     async def _push_online(self) -> None:
+        self.last_push["online"] = time.monotonic()  # before the read: news meanwhile waits its second
         await self.send_json({"type": "online", **await in_thread(presence.summary)()})
-        self.last_push["online"] = time.monotonic()
 
     # ------------------------------------------------------------ server -> browser
 
@@ -220,7 +236,17 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(event["payload"])
 
     async def site_online(self, event) -> None:
-        self._throttled("online", self._push_online)
+        """The online list changed: its frame comes with the news (presence.summary read once for
+        every viewer); the newest one goes out when this socket's second is up."""
+        self.online_frame = event.get("text")
+        self._throttled("online", self._send_online_frame)
+
+    async def _send_online_frame(self) -> None:
+        if self.online_frame is None:
+            await self._push_online()
+            return
+        await self.send(text_data=self.online_frame)
+        self.online_frame = None
 
     async def site_queue(self, event) -> None:
         self._throttled("queue", self._send_search)
@@ -252,9 +278,15 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
             self.closing = True
 
 
-def _beat(session_key: str | None, player_id: int) -> str | None:
-    """The heartbeat: the session still stands (else why not), and he is still here."""
+def _arrive(session_key: str | None, player_id: int) -> tuple[str | None, int, dict | None]:
+    """One thread hop after the handshake: (why the session ended or None, the session generation it
+    was found valid at, what his search shows); a valid one counts the tab as open. The generation is
+    read before the check: a session that ends in between moves it, and the next beat looks again."""
+    generation = sessions.generation(player_id)
     reason = sessions.socket_end_reason(session_key, player_id)
-    if reason is None:
-        presence.beat(player_id)
-    return reason
+    if reason is not None:
+        return reason, generation, None
+    presence.opened(player_id)
+    return None, generation, queue.status_for(player_id)
+
+

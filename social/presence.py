@@ -2,13 +2,14 @@
 site socket open (and one of them pinged within PRESENCE_STALE seconds: a dead process's counts
 are not believed for ever).
 
-The lobby's list is computed at most once a second for everyone (the shared cache), and each
-viewer's socket sends it at most once a second, whatever the churn.
+The lobby's list is computed at most once a second for everyone (the shared cache) and announced
+with its frame, and each viewer's socket sends it at most once a second, whatever the churn.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from datetime import timedelta
@@ -19,8 +20,10 @@ from django.db.models import Case, F, Value, When
 from django.db.models.functions import Now
 from django.urls import reverse
 
+from accounts import sessions
 from durak_site import realtime
 from durak_site.clock import db_now
+from durak_site.db import in_thread
 from lobby.models import Seat, Table
 from ratings.models import START_RATING, Rating
 
@@ -69,8 +72,16 @@ def closed(player_id: int) -> int:
 
 
 def beat(player_id: int) -> None:
-    """His tabs are still there (one UPDATE on the database's clock: thousands of tabs beat)."""
-    Presence.objects.filter(pk=player_id).update(seen_at=Now())
+    """His tabs are still there (one UPDATE on the database's clock)."""
+    beat_many([player_id])
+
+
+def beat_many(player_ids) -> dict[int, int]:
+    """The tabs of these players are still there: one UPDATE for all of them (a process's site
+    sockets beat together, social/beats.py); returns each one's session generation."""
+    ids = list(player_ids)
+    Presence.objects.filter(pk__in=ids).update(seen_at=Now())
+    return sessions.generations(ids)
 
 
 def is_online(player_id: int) -> bool:
@@ -111,12 +122,15 @@ def _announce_on_its_way(now: float) -> bool:
 
 
 async def _announce_after(wait: float) -> None:
+    """The list is read once here and the frame goes to every lobby socket as it is: a thousand
+    viewers reading it each on a thread of their own saturated a process while tabs were opening."""
     global _announce_due, _announced_at
     if wait:
         await asyncio.sleep(wait)
     with _announce_lock:
         _announce_due, _announced_at = 0.0, time.monotonic()
-    await realtime.send_now([(notify.ONLINE_GROUP, {"type": "site.online"})])
+    frame = json.dumps({"type": "online", **await in_thread(summary)()})
+    await realtime.send_now([(notify.ONLINE_GROUP, {"type": "site.online", "text": frame})])
 
 
 def statuses(player_ids) -> dict[int, dict]:

@@ -179,6 +179,26 @@ async def test_the_online_list_reaches_a_lobby_viewer_at_most_once_a_second_what
     await comm.disconnect()
 
 
+async def test_one_reading_of_the_online_list_serves_every_lobby_viewer(monkeypatch):
+    from social import presence
+
+    viewers = [await _open(f"Зритель{i}") for i in range(3)]
+    for _p, _c, comm in viewers:
+        await comm.send_json_to({"type": "page", "path": "/tables/"})
+        await _until(comm, "online")
+    reads = []
+    real_summary = presence.summary
+    monkeypatch.setattr(presence, "summary", lambda: reads.append(1) or real_summary())
+    newcomer = await sync(_player)("Новенький")
+    await sync(presence.opened)(newcomer.pk)
+
+    frames = [await _until(comm, "online") for _p, _c, comm in viewers]
+    assert all(f["online"] == 4 for f in frames) and frames[0] == frames[1] == frames[2]
+    assert len(reads) == 1  # read once for all three, not once per viewer
+    for _p, _c, comm in viewers:
+        await comm.disconnect()
+
+
 async def test_an_invitation_expires_after_a_minute():
     from datetime import timedelta
 
