@@ -11,7 +11,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app registry)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from durak_site import metrics  # noqa: E402
+from durak_site import gc_pauses, metrics  # noqa: E402
 from durak_site.origins import SiteOriginValidator  # noqa: E402
 from durak_site.realtime import LoopBinder  # noqa: E402
 from durak_site.routing import websocket_urlpatterns  # noqa: E402
@@ -29,3 +29,4 @@ metrics.forget_dead_processes()  # a process killed before this one started left
 # the collector's full passes. A full collection walking it paused the loop 107 ms under bench_ws at 50
 # tables (gc.callbacks timing); frozen, 39 ms.
 gc.freeze()
+gc_pauses.start()  # and what lives on is frozen as it ages (thousands of sockets: durak_site/gc_pauses.py)

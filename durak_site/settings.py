@@ -68,6 +68,9 @@ try:
     _SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=not _DEVELOPMENT)
     _CHAT_RETENTION_DAYS = env_int("CHAT_RETENTION_DAYS", default=30)
     _ADDRESS_RETENTION_DAYS = env_int("ADDRESS_RETENTION_DAYS", default=30)
+    # web processes: what lives on is frozen this often (0: never), and thawed and collected this often
+    GC_FREEZE_EVERY = env_int("GC_FREEZE_EVERY", default=20)
+    GC_RECLAIM_EVERY = env_int("GC_RECLAIM_EVERY", default=600, minimum=1)
     LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR"))
 except ImproperEnv as exc:
     # Fail fast with one line naming the variable, not a traceback through Django's settings loader.
