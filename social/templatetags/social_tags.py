@@ -90,5 +90,6 @@ def site_socket() -> dict:
         # on a page that must not be left by itself (the recovery key, shown once)
         "match_held": _("Opponents found! Save your key, then go to the table within %(n)s s.") % {
             "n": queue.ARRIVE_SECONDS},
+        "invite_held": _("Your seat at the table is taken. Save your key, then go to the table."),
         "to_table": _("Go to the table"),
     }}

@@ -253,3 +253,41 @@ def test_a_match_found_while_the_key_is_on_screen_waits_for_the_player(
         page.wait_for_url("**/tables/*/", timeout=10000)
     finally:
         context.close()
+
+
+def test_an_invitation_accepted_while_the_key_is_on_screen_waits_for_the_player(
+        asgi_live_server, browser, transactional_db, screenshot_dir):
+    """Accepting seats him, but the page with his key stays: a notice links to the table."""
+    from accounts.models import Player
+    from lobby import services as lobby_services
+    from lobby.models import Seat
+    from social import people, queue
+    from tests.game.test_table_ui_live import make_player
+
+    context = phone(browser, asgi_live_server)
+    page = context.new_page()
+    try:
+        press_play_as_a_newcomer(page, "Новичок_Гость")
+        guest = Player.objects.get(nick="Новичок_Гость")
+        queue.cancel(guest)  # he stopped searching: an invitation is what he waits for now
+        page.get_by_role("link", name="Показать ключ").click()
+        page.wait_for_url("**/accounts/key/?next=**")
+        page.wait_for_function("window.__site && window.__site.open", timeout=15000)
+        key = page.locator("#recovery-key").inner_text().strip()
+
+        host = make_player("Хозяйка_Стола")
+        table = lobby_services.create_table(host, seats_count=3)
+        people.invite(host, guest.pk)
+        invite = page.locator(".site-toast-invite")
+        invite.wait_for(timeout=10000)
+        invite.get_by_role("button", name="Принять").click()
+        notice = page.locator(".site-toast", has_text="Место за столом за вами. Сохраните ключ")
+        notice.wait_for(timeout=10000)
+        page.wait_for_timeout(500)
+        assert Seat.objects.filter(table=table, player=guest).exists()
+        assert "/accounts/key/" in page.url and page.locator("#recovery-key").inner_text().strip() == key
+        page.screenshot(path=str(screenshot_dir / "accounts-key-invitation-held-phone-ru.png"))
+        notice.get_by_role("link", name="К столу").click()
+        page.wait_for_url(f"**/tables/{table.pk}/", timeout=10000)
+    finally:
+        context.close()

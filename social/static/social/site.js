@@ -60,6 +60,12 @@
     toast(T.match_held, [{ label: T.to_table, href: url, cls: "btn-gold" }], 0);
   }
 
+  // an accepted invitation seated him: go there, unless the page holds his key (he goes when ready)
+  function seated(url) {
+    if (!held()) { location.assign(url); return; }
+    toast(T.invite_held, [{ label: T.to_table, href: url, cls: "btn-gold" }], 0);
+  }
+
   function invitation(msg) {
     var left = msg.expires_in || 60;
     var el = toast(fmt(T.invitation, msg), [
@@ -135,7 +141,7 @@
         if (document.querySelector("[data-searching]")) setTimeout(function () { location.reload(); }, 1500);
         break;
       case "invitation": invitation(msg); break;
-      case "invitation_answered": if (msg.accepted && msg.url) location.assign(msg.url); break;
+      case "invitation_answered": if (msg.accepted && msg.url) seated(msg.url); break;
       case "friend_request": toast(fmt(T.friend_request, msg), [{ label: T.see, href: msg.url, cls: "btn-gold" }], 15000); break;
       case "friend_accepted": case "invitation_declined": case "invitation_accepted":
         toast(fmt(T[msg.type], msg), [], 6000); break;
