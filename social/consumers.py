@@ -34,7 +34,7 @@ from game.flood import TokenBucket
 from game.socket_calls import language as _language  # the table socket's reading of the language cookie
 from game.socket_calls import session_check
 
-from . import beats, notify, people, presence, queue
+from . import beats, notify, people, presence, queue, queue_news
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +53,8 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
     watching_online = False
     watching_queue = False
     online_frame: str | None = None  # the newest online list announced, not yet sent (throttled)
+    search: dict | None = None  # his search as this socket last showed it (queue.status_for)
+    queue_news: dict | None = None  # the newest queue news announced, not yet used (throttled)
     admitted = False  # counted by game.socket_limits with the table sockets (released on disconnect)
     generation = 0  # accounts.sessions.generation when the session was last found valid
 
@@ -88,12 +90,12 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
         for group in (realtime.player_group(self.user.pk), notify.site_group(self.user.pk)):
             await self.channel_layer.group_add(group, self.channel_name)
             self.joined.append(group)
-        reason, self.generation, search = await in_thread(_arrive)(self.session_key, self.user.pk)
+        reason, self.generation, self.search = await in_thread(_arrive)(self.session_key, self.user.pk)
         if reason is not None:
             await self._end(reason)
             return
         self.counted = True
-        await self.send_json({"type": "hello", "search": search})
+        await self.send_json({"type": "hello", "search": self.search})
 
     async def disconnect(self, code) -> None:
         self.closing = True
@@ -206,7 +208,20 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
             self.joined.append(queue.QUEUE_GROUP)
 
     async def _send_search(self) -> None:
-        await self.send_json({"type": "search", "search": await in_thread(queue.status_for)(self.user.pk)})
+        self.search = await in_thread(queue.status_for)(self.user.pk)
+        await self.send_json({"type": "search", "search": self.search})
+
+    async def _send_queue_news(self) -> None:
+        """The queue changed: a socket whose player still waits works his count out of the news
+        (queue_news); any other (his search ended, or he searches from another tab) reads his status."""
+        news, self.queue_news = self.queue_news, None
+        search = self.search
+        if (news is None or "modes" not in news or search is None or search.get("state") != "searching"
+                or self.user.pk not in news["waiting"]):
+            await self._send_search()
+            return
+        self.search = {**search, "others": queue_news.others(news["modes"], search["choices"])}
+        await self.send_json({"type": "search", "search": self.search})
 
     async def _push_online(self) -> None:
         self.last_push["online"] = time.monotonic()  # before the read: news meanwhile waits its second
@@ -249,7 +264,8 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
         self.online_frame = None
 
     async def site_queue(self, event) -> None:
-        self._throttled("queue", self._send_search)
+        self.queue_news = event
+        self._throttled("queue", self._send_queue_news)
 
     async def session_ended(self, event) -> None:
         key = event.get("session_key")

@@ -8,10 +8,7 @@ with its frame, and each viewer's socket sends it at most once a second, whateve
 
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
-import time
 from datetime import timedelta
 
 from django.core.cache import cache
@@ -21,26 +18,18 @@ from django.db.models.functions import Now
 from django.urls import reverse
 
 from accounts import sessions
-from durak_site import realtime
 from durak_site.clock import db_now
-from durak_site.db import in_thread
 from lobby.models import Seat, Table
 from ratings.models import START_RATING, Rating
 
 from . import notify, reliability
+from .announce import Announcer
 from .models import Presence, SearchRequest
 from .queue import PRESENCE_STALE
 
 LIST_LIMIT = 100
 SUMMARY_KEY = "social:online-summary"
 SUMMARY_SECONDS = 1
-ANNOUNCE_EVERY = 1.0  # seconds between this process's "the online list changed" messages
-ANNOUNCE_LOST_AFTER = 2.0  # an announcement this overdue was lost with its loop (a test's): send anew
-
-_announce_lock = threading.Lock()
-_announce_due = 0.0  # when the announcement on its way goes out (0: none)
-_announced_at = 0.0
-_announce_task: list = []  # the announcement on its way (a task, or a future on the bridge loop)
 
 
 def _stale_cutoff():
@@ -93,44 +82,22 @@ def online_ids() -> set[int]:
 
 
 def _changed() -> None:
-    """The online list changed: lobby viewers' sockets refresh it (each at most once a second; the
-    first to ask recomputes it, the rest read the cache)."""
+    """The online list changed: lobby viewers' sockets get it (each at most once a second)."""
     transaction.on_commit(_after_change)
 
 
 def _after_change() -> None:
-    """Forget the list and tell the lobby's sockets, at most once per ANNOUNCE_EVERY per process: a
-    socket shows it at most once a second anyway, and 2,000 tabs opening would otherwise send every
-    lobby socket a message per tab. The announcement after the last change still comes."""
-    global _announce_due
+    """Forget the list and announce it: read once for every lobby socket, at most once a second per
+    process (2,000 tabs opening would otherwise send every lobby socket a message per tab)."""
     cache.delete(SUMMARY_KEY)
-    now = time.monotonic()
-    with _announce_lock:
-        if _announce_on_its_way(now):
-            return  # it will read the list as it is then
-        wait = max(0.0, _announced_at + ANNOUNCE_EVERY - now)
-        _announce_due = now + wait
-        _announce_task[:] = [realtime.submit(_announce_after(wait))]
+    _online.changed()
 
 
-def _announce_on_its_way(now: float) -> bool:
-    if not _announce_due or not _announce_task or now > _announce_due + ANNOUNCE_LOST_AFTER:
-        return False
-    task = _announce_task[0]
-    loop = task.get_loop() if isinstance(task, asyncio.Task) else None
-    return not task.done() and not (loop is not None and loop.is_closed())  # a test's loop ends with it
+def _online_news() -> dict:
+    return {"text": json.dumps({"type": "online", **summary()})}
 
 
-async def _announce_after(wait: float) -> None:
-    """The list is read once here and the frame goes to every lobby socket as it is: a thousand
-    viewers reading it each on a thread of their own saturated a process while tabs were opening."""
-    global _announce_due, _announced_at
-    if wait:
-        await asyncio.sleep(wait)
-    with _announce_lock:
-        _announce_due, _announced_at = 0.0, time.monotonic()
-    frame = json.dumps({"type": "online", **await in_thread(summary)()})
-    await realtime.send_now([(notify.ONLINE_GROUP, {"type": "site.online", "text": frame})])
+_online = Announcer(notify.ONLINE_GROUP, "site.online", _online_news)
 
 
 def statuses(player_ids) -> dict[int, dict]:

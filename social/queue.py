@@ -24,14 +24,13 @@ from django.urls import reverse
 
 from accounts.models import Player
 from accounts.services import ensure_can_play
-from durak_site import realtime
 from durak_site.clock import db_now
 from durak_site.errors import ServiceError
 from lobby import services as lobby_services
 from lobby.models import Seat, Table
 from ratings.models import START_RATING, PlayerGame, Rating
 
-from . import matching, notify, people
+from . import matching, notify, people, queue_news
 from .models import ANY, Presence, SearchRequest
 
 log = logging.getLogger(__name__)
@@ -42,7 +41,7 @@ MATCH_LIMIT = 500  # waiting requests one matcher looks at
 PAIR_WINDOW = timedelta(days=1)
 DEFAULTS = {"variant": "", "players": ANY, "deck": 36, "turn_seconds": 30, "rated": True, "bot_fill": 30}
 PRESENCE_STALE = 90  # seconds without a beat (every 40 s) from any of his tabs: his count is not believed any more
-QUEUE_GROUP = "site-queue"  # the waiting pages: they re-read their counts when the queue changes
+QUEUE_GROUP = queue_news.QUEUE_GROUP
 LIVE = (SearchRequest.Status.WAITING, SearchRequest.Status.MATCHED)
 
 
@@ -144,30 +143,13 @@ def cancel(player) -> bool:
     return bool(n)
 
 
-def waiting_counts() -> dict:
-    """How many search in each mode (variant, players): what the waiting page shows."""
-    counts: dict[str, int] = {}
-    for variant, players in SearchRequest.objects.filter(status=SearchRequest.Status.WAITING).values_list(
-            "variant", "players"):
-        counts[f"{variant}:{players}"] = counts.get(f"{variant}:{players}", 0) + 1
-    return counts
-
-
 def others_searching(request: SearchRequest) -> int:
     """Others waiting whose choices could meet his (ignoring ratings)."""
-    qs = SearchRequest.objects.filter(status=SearchRequest.Status.WAITING).exclude(pk=request.pk)
-    if request.variant:
-        qs = qs.filter(Q(variant="") | Q(variant=request.variant))
-    if request.players:
-        qs = qs.filter(Q(players=ANY) | Q(players=request.players))
-    if request.deck:
-        qs = qs.filter(Q(deck=ANY) | Q(deck=request.deck))
-    return qs.filter(rated=request.rated).count()
+    return queue_news.others(queue_news.read()["modes"], request.choices())
 
 
 def _tell_counts() -> None:
-    """The waiting pages re-read their counts (each page asks at most once a second)."""
-    realtime.send_on_commit([(QUEUE_GROUP, {"type": "site.queue"})])
+    queue_news.changed()
 
 
 # ---------------------------------------------------------------- matching

@@ -3,6 +3,7 @@ kind of bad input answered with an error frame that changes nothing; flooding cl
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -196,6 +197,32 @@ async def test_one_reading_of_the_online_list_serves_every_lobby_viewer(monkeypa
     assert all(f["online"] == 4 for f in frames) and frames[0] == frames[1] == frames[2]
     assert len(reads) == 1  # read once for all three, not once per viewer
     for _p, _c, comm in viewers:
+        await comm.disconnect()
+
+
+async def test_one_reading_of_the_queue_serves_every_waiting_page(monkeypatch):
+    from social import queue, queue_news
+
+    six = {"players": 6, "deck": 52, "bot_fill": 0}  # four of them never fill a table
+    searchers = [await _open(f"Ждущий{i}") for i in range(3)]
+    for _p, _c, comm in searchers:
+        await comm.send_json_to({"type": "search", "choices": six})
+        assert (await _until(comm, "search"))["search"]["state"] == "searching"
+    await asyncio.sleep(1.2)  # the joins' own news has gone out
+    for _p, _c, comm in searchers:
+        while not await comm.receive_nothing(timeout=0.3):
+            await comm.receive_json_from(timeout=1)
+    reads = []
+    real_read = queue_news._news.read
+    monkeypatch.setattr(queue_news._news, "read", lambda: reads.append(1) or real_read())
+    newcomer = await sync(_player)("Четвёртый")
+    await sync(queue.join)(newcomer, **six)
+
+    frames = [await _until(comm, "search") for _p, _c, comm in searchers]
+    assert [f["search"]["others"] for f in frames] == [3, 3, 3]
+    assert all(f["search"]["state"] == "searching" for f in frames)
+    assert len(reads) == 1  # read once for all three, not once per page
+    for _p, _c, comm in searchers:
         await comm.disconnect()
 
 

@@ -1,0 +1,52 @@
+"""The search queue's counts, read once for every waiting page.
+
+A waiting page shows how many others search for a game his could meet. Every join, cancel and match
+changes that for everyone waiting; the news (who waits, and how many wait in each mode) is read once
+per announcement (social/announce.py) and each socket works out its own count from it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from django.db import transaction
+
+from .announce import Announcer
+from .models import ANY, SearchRequest
+
+QUEUE_GROUP = "site-queue"  # the waiting pages (and the sockets of players who search)
+
+Mode = tuple[str, int, int, bool]  # variant ("" any), players (ANY), deck (ANY), rated
+
+
+def read() -> dict:
+    """{"modes": [[variant, players, deck, rated, how many], ...], "waiting": [player ids]}: one query."""
+    rows = list(SearchRequest.objects.filter(status=SearchRequest.Status.WAITING).values_list(
+        "player_id", "variant", "players", "deck", "rated"))
+    modes = Counter((variant, players, deck, rated) for _pid, variant, players, deck, rated in rows)
+    return {"modes": [[*mode, n] for mode, n in modes.items()], "waiting": [row[0] for row in rows]}
+
+
+def others(modes: list, choices: dict) -> int:
+    """How many others wait with choices that could meet `choices` (ignoring ratings); `modes` as
+    `read` gives them, himself among them."""
+    total = 0
+    for variant, players, deck, rated, n in modes:
+        if rated != choices["rated"]:
+            continue
+        if choices["variant"] and variant not in ("", choices["variant"]):
+            continue
+        if choices["players"] and players not in (ANY, choices["players"]):
+            continue
+        if choices["deck"] and deck not in (ANY, choices["deck"]):
+            continue
+        total += n
+    return max(0, total - 1)
+
+
+_news = Announcer(QUEUE_GROUP, "site.queue", read)
+
+
+def changed() -> None:
+    """The queue changed: the waiting pages hear it after the commit (at most once a second)."""
+    transaction.on_commit(_news.changed)
