@@ -136,9 +136,10 @@ def _create_tables(n: int, humans: int, spectators: int, rules: dict, tag: str) 
     return tables
 
 
-def _delete_bench_rows(tag: str) -> None:
+def _delete_bench_rows(tag: str, keep_finished: bool = False) -> None:
     """The tables of this run (their games, seats and events go with them) and its players. The server
-    may still be writing a last move or timeout as the sockets close: first end the games, then delete."""
+    may still be writing a last move or timeout as the sockets close: first end the games, then delete.
+    `keep_finished`: the tables where a game finished stay, with their players (games to analyse)."""
     from django.db import IntegrityError, OperationalError, transaction
 
     from accounts.models import Player
@@ -149,11 +150,14 @@ def _delete_bench_rows(tag: str) -> None:
     tables = Table.objects.filter(name__startswith=f"bench {tag}-")
     for game_id in Game.objects.filter(table__in=tables, status=Game.Status.PLAYING).values_list("pk", flat=True):
         services.abort_game(game_id, "benchmark over")
+    kept = (list(Game.objects.filter(table__in=tables, status=Game.Status.FINISHED).values_list("table_id", flat=True))
+            if keep_finished else [])
     for attempt in range(5):
         try:
             with transaction.atomic():
-                tables.delete()
-                Player.objects.filter(nick__startswith=f"b{tag}").delete()
+                tables.exclude(pk__in=kept).delete()
+                Player.objects.filter(nick__startswith=f"b{tag}").exclude(seats__table_id__in=kept).exclude(
+                    game_seats__game__table_id__in=kept).delete()
             return
         except (IntegrityError, OperationalError):  # a last write of the server raced the delete: again
             time.sleep(0.5 * (attempt + 1))
@@ -396,6 +400,9 @@ class Command(BaseCommand):
         parser.add_argument("--json", default="", help="append the figures as one JSON line to this file")
         parser.add_argument("--connect-concurrency", type=int, default=10,
                             help="WebSocket handshakes in flight at once while connecting")
+        parser.add_argument("--keep-finished", action="store_true",
+                            help="keep the tables where a game finished, with their players (post-game analyses "
+                                 "to queue: scripts/bench-live --analysis)")
         parser.add_argument("--keep", action="store_true",
                             help="keep the bench tables, games and players (by default they are deleted at the end, "
                                  "so their running games leave no turn timers behind for the timers to fire)")
@@ -422,7 +429,7 @@ class Command(BaseCommand):
             self.report(o, specs, bench, elapsed)
         finally:
             if not o["keep"]:
-                _delete_bench_rows(tag)
+                _delete_bench_rows(tag, o["keep_finished"])
 
     def report(self, o: dict, specs: list[dict], bench: Bench, elapsed: float) -> None:
         ms = 1000.0
