@@ -48,8 +48,9 @@ def test_procfile_has_release_web_worker_and_beat():
     assert processes["web"] == WEB.replace("${PORT}", "$PORT")
     assert processes["worker"].startswith("celery -A durak_site worker")
     assert processes["beat"].startswith("celery -A durak_site beat")
-    # post-game analyses have their own worker and queue; the live worker never serves that queue
-    assert processes["analysis"].startswith("celery -A durak_site worker -Q analysis")
+    # post-game analyses have their own worker and queue, at the lowest CPU priority; the live worker
+    # never serves that queue
+    assert processes["analysis"].startswith("nice -n 19 celery -A durak_site worker -Q analysis")
     assert "-Q" not in processes["worker"]
 
 
@@ -59,7 +60,7 @@ def test_compose_runs_web_worker_beat_postgres_redis_and_a_release_step():
     assert "migrate" in services["release"]
     assert '"celery", "-A", "durak_site", "worker"' in services["worker"]
     assert '"celery", "-A", "durak_site", "beat"' in services["beat"]
-    assert '"worker", "-Q", "analysis"' in services["analysis"]
+    assert '"nice", "-n", "19", "celery", "-A", "durak_site", "worker", "-Q", "analysis"' in services["analysis"]
     for name in ("web", "worker", "postgres", "redis"):
         assert "healthcheck:" in services[name], name
     assert "/healthz" in services["web"]
