@@ -7,7 +7,8 @@ from datetime import timedelta
 
 import pytest
 
-from tests.security.kit import closed_with, signed_in, socket_for, sync
+from tests.security.kit import closed_with, sync
+from tests.social.test_social_socket import _open
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -17,21 +18,6 @@ def _every_ping_beats(monkeypatch):
     from social import consumers
 
     monkeypatch.setattr(consumers, "BEAT_EVERY", 0.0)
-
-
-def _player(nick):
-    from accounts.models import Player
-
-    return Player.objects.create_user(nick)
-
-
-async def _open(nick):
-    player = await sync(_player)(nick)
-    client = await sync(signed_in)(player)
-    comm, ok = await socket_for(client, "/ws/site/")
-    assert ok
-    assert (await comm.receive_json_from(timeout=5))["type"] == "hello"
-    return player, client, comm
 
 
 def _seen_long_ago(player_id: int) -> None:

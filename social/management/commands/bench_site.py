@@ -13,7 +13,8 @@ online-list frames a lobby socket received a second at most (never more than one
 With --searching K, K of the tabs that are not on the lobby page enter the search (--search-after
 seconds after every socket is open), each for a heads-up game without bots, their ratings 700 points
 apart: no two are within each other's rating window when they join, and without the sweep (Celery
-beat, which widens the windows) they stay searching; it prints how many did.
+beat, which widens the windows) they stay searching. It prints "site sockets searching: K" once
+all K are, and at the end how many still were.
 """
 
 from __future__ import annotations
@@ -102,11 +103,19 @@ class Command(BaseCommand):
         failures: list[str] = []
         search_go = asyncio.Event()
         searching: set[int] = set()
+        told_searching: list[bool] = []
 
         def settled() -> None:
             if len(connects) + len(failures) == len(cookies):  # every tab is open (or failed): say so now
                 print(f"site sockets open: {len(connects)} of {len(cookies)}", flush=True)
                 asyncio.get_running_loop().call_later(opts["search_after"], search_go.set)
+                if opts["searching"]:  # say how many are searching after a minute, whatever the count
+                    asyncio.get_running_loop().call_later(opts["search_after"] + 60, tell_searching)
+
+        def tell_searching() -> None:
+            if not told_searching:
+                told_searching.append(True)
+                print(f"site sockets searching: {len(searching)}", flush=True)
 
         async def tab(i: int, cookie: str) -> None:
             counted = False
@@ -148,6 +157,8 @@ class Command(BaseCommand):
                                 pongs.append(time.monotonic() - sent)
                             elif '"search"' in text[:40]:
                                 (searching.add if '"searching"' in text else searching.discard)(i)
+                                if len(searching) == opts["searching"]:
+                                    tell_searching()
                             elif '"online"' in text:
                                 second = int(time.monotonic())
                                 per_second[second] = per_second.get(second, 0) + 1
