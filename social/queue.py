@@ -40,7 +40,7 @@ LEAVE_GRACE_SECONDS = 5  # no tab open for this long: he left the queue (a page 
 MATCH_LIMIT = 500  # waiting requests one matcher looks at
 PAIR_WINDOW = timedelta(days=1)
 DEFAULTS = {"variant": "", "players": ANY, "deck": 36, "turn_seconds": 30, "rated": True, "bot_fill": 30}
-PRESENCE_STALE = 90  # seconds without a beat (every 40 s) from any of his tabs: his count is not believed any more
+PRESENCE_STALE = 90  # seconds without a beat (every 35 s) from any of his tabs: his count is not believed any more
 QUEUE_GROUP = queue_news.QUEUE_GROUP
 LIVE = (SearchRequest.Status.WAITING, SearchRequest.Status.MATCHED)
 
@@ -124,7 +124,7 @@ def join(player, match_now: bool = True, **raw) -> SearchRequest:
         if request is None:  # it ended between the insert and the read: try once more
             request = SearchRequest.objects.create(player=player, rating=rating, **choices)
         return request
-    _tell_counts()
+    queue_news.changed()
     if match_now:
         match()
         request.refresh_from_db()
@@ -139,17 +139,13 @@ def cancel(player) -> bool:
         n = (SearchRequest.objects.filter(player=player, status=SearchRequest.Status.WAITING)
              .update(status=SearchRequest.Status.CANCELLED, finished_at=db_now()))
     if n:
-        _tell_counts()
+        queue_news.changed()
     return bool(n)
 
 
 def others_searching(request: SearchRequest) -> int:
     """Others waiting whose choices could meet his (ignoring ratings)."""
     return queue_news.others(queue_news.read()["modes"], request.choices())
-
-
-def _tell_counts() -> None:
-    queue_news.changed()
 
 
 # ---------------------------------------------------------------- matching
@@ -235,7 +231,7 @@ def _seat_group(requests: list[SearchRequest], table_settings: dict, fill: bool,
         return False
     url = reverse("lobby:table", args=[table.pk])
     notify.tell_many([p.pk for p in players], "match", table_id=table.pk, url=url)
-    _tell_counts()
+    queue_news.changed()
     return True
 
 
@@ -301,7 +297,7 @@ def _fire_table_no_shows(table_id: int, now) -> int:
             status=SearchRequest.Status.WAITING, table=None, arrive_deadline=None, finished_at=None)
         notify.tell_many([r.player_id for r in absent], "search_ended", reason="no_show")
         notify.tell_many([r.player_id for r in present], "requeued", url=reverse("social:search"))
-    _tell_counts()
+    queue_news.changed()
     return len(absent)
 
 
@@ -314,7 +310,7 @@ def leave_when_gone() -> int:
             .filter(Q(player__presence__isnull=True) | Q(player__presence__in=gone_present)))
     n = gone.update(status=SearchRequest.Status.CANCELLED, finished_at=db_now())
     if n:
-        _tell_counts()
+        queue_news.changed()
     return n
 
 
