@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
           f"split {stats.split} ({stats.split / n:.1%}), corrected {stats.corrected} "
           f"({stats.corrected / n:.1%}), own-rules-over fallback {stats.fallback}")
     for ex in stats.examples[:4]:
-        print(f"    e.g. {ex}")
+        print(f"    corrected, e.g. {ex}")
     return 0
 
 

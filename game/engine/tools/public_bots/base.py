@@ -116,7 +116,7 @@ class Stats:
     split: int = 0
     corrected: int = 0
     fallback: int = 0
-    examples: list[str] = field(default_factory=list)
+    examples: list[str] = field(default_factory=list)  # the first corrected answers
 
     def add(self, other: Stats) -> None:
         self.decisions += other.decisions
@@ -219,6 +219,6 @@ class PublicBot(Bot):
         st.decisions += 1
         setattr(st, how, getattr(st, how) + 1)
         st.fallback += move.fallback
-        if how != "exact" and len(st.examples) < 8:
+        if how == "corrected" and len(st.examples) < 8:
             st.examples.append(f"{how}: {move} -> {action}")
         return action
