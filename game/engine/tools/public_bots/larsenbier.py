@@ -113,7 +113,8 @@ class LarsenbierHybrid(PublicBot):
             return Move("pass")
         if kind == "t":
             return Move("transfer", cs)
-        if kind == "d":
-            targets = seen.unbeaten[: len(cs)]
+        if kind == "d":  # with a pair beaten already it beats its last attack card only
+            beaten = any(d for _, d in seen.table)
+            targets = seen.unbeaten[-1:] if beaten else seen.unbeaten[: len(cs)]
             return Move("defend", cs, targets)
         return Move("attack", cs)
