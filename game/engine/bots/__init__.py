@@ -30,6 +30,11 @@ _INSTANCES: dict[str, Bot] = {name: cls() for name, cls in BOTS.items()}
 _INSTANCES.update({lv.code: _INSTANCES[lv.bot] for lv in LEVELS})
 
 
+def bot_for(level: str) -> Bot:
+    """The shared instance that plays ``level``; raises KeyError for an unknown level."""
+    return _INSTANCES[level]
+
+
 def choose_action(level: str, view: View, rng: random.Random) -> Action | None:
     """The action bot ``level`` takes in ``view``; raises KeyError for an unknown level."""
     return _INSTANCES[level].choose(view, rng)
@@ -47,5 +52,6 @@ __all__ = [
     "Level",
     "LowestBot",
     "RandomBot",
+    "bot_for",
     "choose_action",
 ]

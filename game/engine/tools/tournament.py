@@ -7,7 +7,9 @@ equally strong bot would get), and CPU ms per decision of each level (median, p9
 Seats: heads-up each deal is played twice with the seats swapped; in pairs ``a`` plays one team
 (seats 1&3, then 2&4 on the same deal); otherwise ``a`` holds ``--a-seats`` seats (default one)
 that rotate round the table, each deal played once per rotation. A loss for ``a`` is one of its
-seats (its pair) being the durak. A benchmark, not a test: figures depend on the machine's load.
+seats (its pair) being the durak. ``--a-opt`` / ``--b-opt`` set a side's bot parameters (e.g. the
+expert's ``iterations``), so one level can meet itself at another budget. A benchmark, not a test:
+the ms depend on the machine's load, the W/L/D do not.
 """
 from __future__ import annotations
 
@@ -19,11 +21,14 @@ from collections.abc import Iterator
 from multiprocessing import Pool
 from typing import Any
 
-from game.engine.bots import BOTS, LEVEL_BY_CODE
+from game.engine.bots import BOTS, LEVEL_BY_CODE, bot_for
+from game.engine.bots.base import Bot
 from game.engine.rules import Rules
 from game.engine.tools.arena import play_bot_game
 
 Outcome = tuple[str, dict[str, list[float]]]
+Job = tuple[int, dict[str, Any], int, str, str, int, int, dict[str, Any], dict[str, Any]]
+_BUILT: dict[str, tuple[str, Bot]] = {}  # per worker process: side -> (its spec, its bot)
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -45,13 +50,38 @@ def a_seats(g: int, players: int, pairs: bool, k: int) -> tuple[tuple[int, ...],
     return tuple(1 + (start + j) % players for j in range(k)), g // players
 
 
-def play_one(job: tuple[int, dict[str, Any], int, str, str, int, int]) -> Outcome:
+def side_bot(side: str, level: str, opts: dict[str, Any]) -> Bot | None:
+    """The bot of one side when it has parameters (built once per process), else None: the level's
+    shared instance plays."""
+    if not opts:
+        return None
+    spec = json.dumps([level, opts], sort_keys=True)
+    built = _BUILT.get(side)
+    if built is None or built[0] != spec:
+        name = LEVEL_BY_CODE[level].bot if level in LEVEL_BY_CODE else level
+        built = _BUILT[side] = (spec, BOTS[name](**opts))
+    return built[1]
+
+
+def side_names(a: str, b: str, a_opts: dict[str, Any], b_opts: dict[str, Any]) -> tuple[str, str]:
+    """How the two sides are named in the output: the level, with its parameters if it has any,
+    and marked (a) / (b) when both would read the same."""
+    def name(level: str, opts: dict[str, Any]) -> str:
+        return level + "".join(f" {k}={v}" for k, v in sorted(opts.items()))
+
+    na, nb = name(a, a_opts), name(b, b_opts)
+    return (f"{na} (a)", f"{nb} (b)") if na == nb else (na, nb)
+
+
+def play_one(job: Job) -> Outcome:
     """One game of the match: "win" / "loss" / "draw" for ``a`` and the decision times."""
-    g, rules_d, players, a, b, k, seed = job
+    g, rules_d, players, a, b, k, seed, a_opts, b_opts = job
     rules = Rules.from_dict(rules_d)
     mine, deal = a_seats(g, players, rules.pairs, k)
-    levels = {s: (a if s in mine else b) for s in range(1, players + 1)}
-    out = play_bot_game(rules, players, seed + deal, levels)
+    na, nb = side_names(a, b, a_opts, b_opts)
+    bots = {na: side_bot("a", a, a_opts) or bot_for(a), nb: side_bot("b", b, b_opts) or bot_for(b)}
+    levels = {s: (na if s in mine else nb) for s in range(1, players + 1)}
+    out = play_bot_game(rules, players, seed + deal, levels, bots=bots)
     r = out.result
     if r["draw"]:
         res = "draw"
@@ -59,15 +89,15 @@ def play_one(job: tuple[int, dict[str, Any], int, str, str, int, int]) -> Outcom
         res = "loss"
     else:
         res = "win"
-    if a == b:  # keep the two sides' times apart when a level meets itself
-        return res, {f"{a} (a)": out.times.get(a, [])}
     return res, out.times
 
 
 def run(rules: Rules, players: int, a: str, b: str, games: int, k: int, seed: int,
-        jobs: int) -> Iterator[Outcome]:
+        jobs: int, a_opts: dict[str, Any] | None = None,
+        b_opts: dict[str, Any] | None = None) -> Iterator[Outcome]:
     """The outcomes of the match's games, in order (``jobs`` worker processes)."""
-    work = [(g, rules.to_dict(), players, a, b, k, seed) for g in range(games)]
+    work: list[Job] = [(g, rules.to_dict(), players, a, b, k, seed, a_opts or {}, b_opts or {})
+                       for g in range(games)]
     if jobs <= 1:
         yield from map(play_one, work)
         return
@@ -105,6 +135,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cheater", action="store_true")
     p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
                    help="any other rule, value as JSON (e.g. round_limit=null, refill=false)")
+    p.add_argument("--a-opt", action="append", default=[], metavar="KEY=VALUE",
+                   help="a parameter of a's bot, value as JSON (e.g. iterations=2000)")
+    p.add_argument("--b-opt", action="append", default=[], metavar="KEY=VALUE",
+                   help="a parameter of b's bot")
     p.add_argument("--a-seats", type=int, default=1, help="seats of a when not in pairs")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--jobs", type=int, default=1)
@@ -119,8 +153,11 @@ def main(argv: list[str] | None = None) -> int:
 
     counts = {"win": 0, "loss": 0, "draw": 0}
     times: dict[str, list[float]] = {}
+    a_opts = dict(_rule(x) for x in args.a_opt)
+    b_opts = dict(_rule(x) for x in args.b_opt)
     for g, (res, t) in enumerate(
-        run(rules, args.players, args.a, args.b, args.games, k, args.seed, args.jobs), 1
+        run(rules, args.players, args.a, args.b, args.games, k, args.seed, args.jobs, a_opts,
+            b_opts), 1
     ):
         counts[res] += 1
         for level, xs in t.items():
@@ -136,9 +173,10 @@ def main(argv: list[str] | None = None) -> int:
     equal = 0.5 if rules.pairs else 1 - k / args.players
     non_default = {key: v for key, v in rules.to_dict().items() if v != getattr(Rules(), key)}
     side = "one team" if rules.pairs else f"{k} seat{'s' if k > 1 else ''}"
-    print(f"{args.a} ({side}) vs {args.b}: {args.players} players, rules {non_default or 'default'}, "
+    na, nb = side_names(args.a, args.b, a_opts, b_opts)
+    print(f"{na} ({side}) vs {nb}: {args.players} players, rules {non_default or 'default'}, "
           f"{args.games} games from seed {args.seed}")
-    print(f"  {args.a}: W {w}  L {lo}  D {d}   win share of decided {share:.1%} "
+    print(f"  {na}: W {w}  L {lo}  D {d}   win share of decided {share:.1%} "
           f"(Wilson 95% {low:.1%}-{high:.1%}; an equal bot: {equal:.0%})")
     for level in sorted(times):
         xs = times[level]
