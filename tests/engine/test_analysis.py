@@ -33,7 +33,7 @@ def _solved_decision():
             if not solvable(world):
                 continue
             moves = view["legal"]
-            values = Solver(d.seat, 30000).values(world, moves)
+            values = Solver(d.seat, SMALL.max_nodes).values(world, moves)
             if values and 1.0 in values and 0.0 in values:
                 return d, moves, values
     raise AssertionError("no solved endgame with a winning and a losing move in 40 games")

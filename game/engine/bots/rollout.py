@@ -1,10 +1,16 @@
-"""The expert's playout policy: quick habits on a full (sampled) GameState, and a playout to the end.
+"""The expert's playout policy: the heuristic bot's habits (bots/heuristic.py) on a full (sampled)
+GameState, and a playout to the end.
 
-Fast rather than clever, but not random: a random playout tells a search little about Durak,
-where keeping trumps and shedding small plain cards decides most games. The habits: lead the
-cheapest plain card (pairs first), throw in plain cards while the stock lasts and anything at the
-end, cover with the cheapest beater, take rather than spend a high trump early, transfer with a
-plain card.
+Fast rather than clever, but not random: a random playout tells a search little about Durak, where
+keeping trumps and shedding small plain cards decides most games. The habits are the heuristic
+level's, read off the state's masks instead of a view: lead the cheapest plain card (a rank held
+twice counts cheaper; with the stock gone, a card nobody can beat first), throw in plain cards and
+trumps only at the end, cover the hardest attack first with the cheapest beater (a rank already on
+the table preferred), take a small table rather than burn high trumps while the stock is deep,
+transfer with a trump when that is cheaper than covering and heads-up with a plain card only when
+covering would cost a trump. Playing the heuristic's own habits made the expert's search measurably
+stronger than the earlier, simpler habits (85.1 % against 78.9 % of decided games against the
+heuristic, 400 games; `game/engine/README.md`).
 """
 from __future__ import annotations
 
@@ -12,7 +18,7 @@ import random
 from typing import Any
 
 from game.engine.actions import apply_action, legal_actions
-from game.engine.cards import CARD_STR, RANK_MASK
+from game.engine.cards import BEATERS, CARD_CODE, CARD_STR, RANK_MASK, RANK_OF, SUIT_MASK
 from game.engine.cheater import end_check
 from game.engine.seats import TURN_OF
 from game.engine.state import GameState
@@ -22,65 +28,159 @@ from game.engine.types import Action
 COST: tuple[dict[str, int], ...] = tuple(
     {CARD_STR[c]: (c >> 2) + (20 if c & 3 == t else 0) for c in range(52)} for t in range(4)
 )
-RANK: dict[str, int] = {CARD_STR[c]: c >> 2 for c in range(52)}
-HIGH_TRUMP = 20 + 10  # a queen of trumps or higher
-CHEAP_THROW = 12      # every plain card is thrown in while the stock lasts (beat "up to the
-#                       jack" in the expert's tuning: 87.8 % vs 81.8 % of 100 games vs lowest)
-DEEP_STOCK = 8
+HIGH_TRUMP = 10     # a queen of trumps or higher is worth taking a small table to keep
+DEEP_STOCK = 6      # stock size above which taking a small table is cheap
+PAIR_BONUS = 3      # a lead is this much cheaper per other plain card of its rank in hand
+NEW_RANK = 3        # a beater of a rank not on the table costs this much more (new throw-ins)
+SURE_LEAD = 40      # with the stock gone, a lead nobody can beat is this much cheaper
+
+
+def _keep(c: int, trump: int) -> int:
+    """How much card code ``c`` is worth keeping (the heuristic's ``_cost``)."""
+    r = c >> 2
+    return 26 + 2 * r if c & 3 == trump else r
+
+
+def _unseen(s: GameState, i: int) -> int:
+    """Every card in the other hands and the stock (with the stock gone: what could answer)."""
+    u = 0
+    for j, h in enumerate(s.hands):
+        if j != i:
+            u |= h
+    for c in s.stock:
+        u |= 1 << c
+    return u
 
 
 def policy(s: GameState, seat: int, acts: list[Action]) -> Action:
     """One of ``acts`` (the legal list of ``seat``, which is awaited) by the habits above."""
-    cost = COST[s.trump]
     i = seat - 1
-    if not s.atk:  # lead: cheapest card, a card we hold twice counts cheaper
-        hand = s.hands[i]
-        best, key = acts[0], 999
-        for a in acts:
-            if a["type"] != "attack":
-                continue
-            c = a["card"]
-            k = cost[c] * 2 - (hand & RANK_MASK[RANK[c]]).bit_count()
-            if k < key:
-                best, key = a, k
-        return best
+    if not s.atk:
+        return _lead(s, i, acts)
     if i == s.defender:
-        take = None
-        cover, ckey = None, 999
-        move, mkey = None, 999
-        for a in acts:
-            t = a["type"]
-            if t == "defend":
-                k = cost[a["card"]]
-                if k < ckey:
-                    cover, ckey = a, k
-            elif t == "transfer":
-                k = 0 if a.get("show") else cost[a["card"]]
-                if k < mkey:
-                    move, mkey = a, k
-            elif t == "take":
-                take = a
-        if move is not None and (mkey < 20 or cover is None or ckey >= 20 and mkey <= ckey):
-            return move
-        if cover is None:
-            return take or acts[0]
-        if take is not None and ckey >= HIGH_TRUMP and len(s.stock) > DEEP_STOCK:
-            return take
-        return cover
-    # a thrower
+        return _defend(s, i, acts)
+    return _throw(s, i, acts)
+
+
+def _lead(s: GameState, i: int, acts: list[Action]) -> Action:
+    t = s.trump
     endgame = not s.stock
-    thrown: Action | None = None
-    key = 999
-    pas = None
+    unseen = _unseen(s, i) if endgame else 0
+    transfers = s.rules.variant == "perevodnoy"
+    plain = s.hands[i] & ~SUIT_MASK[t]
+    best, key = acts[0], (999, "")
     for a in acts:
-        t = a["type"]
-        if t == "attack":
-            k = cost[a["card"]]
-            if (endgame or k <= CHEAP_THROW) and k < key:
-                thrown, key = a, k
-        elif t == "pass":
+        if a["type"] != "attack":
+            continue
+        card = a["card"]
+        c = CARD_CODE[card]
+        k = _keep(c, t)
+        if c & 3 != t:
+            k -= PAIR_BONUS * ((plain & RANK_MASK[c >> 2]).bit_count() - 1)
+        if endgame and not (BEATERS[t][c] & unseen or transfers and RANK_OF[c] & unseen):
+            k -= SURE_LEAD
+        if (k, card) < key:
+            best, key = a, (k, card)
+    return best
+
+
+def _throw(s: GameState, i: int, acts: list[Action]) -> Action:
+    t = s.trump
+    endgame = not s.stock
+    unseen = _unseen(s, i) if endgame else 0
+    last = s.hands[i].bit_count() == 1
+    best = cheapest = pas = None
+    key = low = (999, "")
+    for a in acts:
+        kind = a["type"]
+        if kind == "pass":
             pas = a
-    return thrown or pas or acts[0]
+            continue
+        if kind != "attack":
+            continue
+        card = a["card"]
+        c = CARD_CODE[card]
+        k = (_keep(c, t), card)
+        if k < low:
+            cheapest, low = a, k
+        if c & 3 == t and not (endgame and (last or not s.took and not BEATERS[t][c] & unseen)):
+            continue  # a trump is thrown in only at the end: the last card, or one nobody beats
+        if k < key:
+            best, key = a, k
+    return best or pas or cheapest or acts[0]
+
+
+def _cover(s: GameState, i: int) -> list[tuple[int, int]] | None:
+    """The cheapest full cover, greedily: the hardest attack first takes its cheapest beater;
+    None when that gets stuck."""
+    t = s.trump
+    hand = s.hands[i]
+    ranks = s.rmask
+    open_ = [c for c, d in zip(s.atk, s.dfn, strict=True) if d < 0]
+    if not open_:
+        return None
+    open_.sort(key=lambda c: -((c >> 2) + (13 if c & 3 == t else 0)))
+    used = 0
+    plan = []
+    for att in open_:
+        options = BEATERS[t][att] & hand & ~used
+        if not options:
+            return None
+        pick, best = -1, 999
+        while options:
+            low = options & -options
+            options ^= low
+            c = low.bit_length() - 1
+            k = _keep(c, t) + (0 if RANK_OF[c] & ranks else NEW_RANK)
+            if k < best:
+                pick, best = c, k
+        used |= 1 << pick
+        plan.append((att, pick))
+    return plan
+
+
+def _defend(s: GameState, i: int, acts: list[Action]) -> Action:
+    t = s.trump
+    take = None
+    transfers = []
+    for a in acts:
+        if a["type"] == "take":
+            take = a
+        elif a["type"] == "transfer":
+            transfers.append(a)
+    plan = _cover(s, i)
+    if transfers:
+        for a in transfers:
+            if a.get("show"):
+                return a  # «переводной 2»: showing a trump costs nothing
+        move = min(transfers, key=lambda a: _keep(CARD_CODE[a["card"]], t))
+        c = CARD_CODE[move["card"]]
+        if c & 3 == t:
+            if plan is None or _keep(c, t) <= sum(_keep(d, t) for _, d in plan):
+                return move
+        elif (s.n - s.out_mask.bit_count() > 2 or plan is None
+              or any(d & 3 == t for _, d in plan)):
+            return move  # heads-up a transfer hands the attack back: only to save a trump
+    if plan is None:
+        return take or acts[0]
+    if take is not None and len(s.stock) > DEEP_STOCK and _cheap_take(s, plan):
+        return take
+    att, card = CARD_STR[plan[0][0]], CARD_STR[plan[0][1]]
+    for a in acts:
+        if a["type"] == "defend" and a["card"] == card and a["target"] == att:
+            return a
+    return take or acts[0]
+
+
+def _cheap_take(s: GameState, plan: list[tuple[int, int]]) -> bool:
+    """Take rather than cover with a high trump (or two trumps) a small, plain table."""
+    t = s.trump
+    trumps = [d for _, d in plan if d & 3 == t]
+    if not trumps:
+        return False
+    if len(s.atk) + sum(1 for d in s.dfn if d >= 0) > 3 or any(c & 3 == t for c in s.atk):
+        return False
+    return len(trumps) >= 2 or any(d >> 2 >= HIGH_TRUMP for d in trumps)
 
 
 def playout(s: GameState, rng: random.Random, limit: int = 600) -> dict[str, Any] | None:
