@@ -1,7 +1,7 @@
 """Seeded heads-up matches of our bots against public open-source Durak AIs.
 
-``python -m game.engine.tools.public_arena --bot larsenbier --path /work/ext/larsenbier
---ours expert --games 400 --seed 0 --jobs 2``
+``python -m game.engine.tools.public_arena --bot larsenbier --path CHECKOUT --ours expert
+--games 400 --seed 0 --jobs 2``
 
 Public bots (their code is never part of this repository; check the commit out anywhere and give
 its path):
@@ -21,19 +21,7 @@ answer our rules cannot play as one action is mapped to the nearest legal one an
 Prints W/L/D of our side, its win share of the decided games (Wilson 95 %), CPU ms per decision
 of both sides (the arena's clock: a public bot's time includes its adapter) and the corrections.
 
-Figures (seed 0; W/L/D reproduce exactly at the adapter of commit f8328b1, the ms do not; the
-larsenbier fix after it names another target in a rare defence), our side's share of decided games:
-
-| ours vs bot | games | W-L-D | share (Wilson 95 %) | ms/decision median: ours, bot |
-|---|---|---|---|---|
-| heuristic vs larsenbier | 400 | 121-248-31 | 32.8 % (28.2-37.7) | 0.03, ~1.2 (p99 ~0.7 s) |
-| heuristic vs jorisperrenet | 40 | 15-20-5 | 42.9 % (28.0-59.1) | 0.04, ~1100 |
-| expert vs larsenbier | 400 | 200-181-19 | 52.5 % (47.5-57.5) | 34.6, 1.2 (p99 1.1 s) |
-| expert vs jorisperrenet | 40 | 25-15-0 | 62.5 % (47.0-75.8) | 39.7, 1187 |
-
-Answers needing a split (multi-card move) were 7.5-8.3 % of larsenbier's consulted decisions
-and under 1 % of jorisperrenet's; corrections at most 0.25 %. jorisperrenet's defaults cost ~1.1 s
-a decision, hence 40 games.
+The figures and their commands: game/engine/README.md#strength.
 """
 from __future__ import annotations
 
