@@ -28,13 +28,9 @@ from game.engine.cards import SUITS
 from game.engine.errors import IllegalAction
 from game.engine.types import Action, View
 
-# Tuned on 100 seeded heads-up games against `lowest` (same deals each): no head start, 10
-# candidates 70.8 %; head start 0.04 / 8 candidates 77.3 %; 0.1 / 6 81.8 %; 0.2 / 6 80.6 %;
-# 0.1 / 6 with plain throw-ins of any rank in the playouts 87.8 %. Against the heuristic (400
-# games, seed 0): 160 playouts 78.9 %, 640 playouts 78.8 % (the budget was not the limit); the
-# heuristic's own habits in the playouts 83.6 % at 160, 85.1 % at 320 (the defaults); a tree
-# search over the information set (SO-ISMCTS, 300 iterations, the earlier habits) 68.6 % of 200
-# games, weaker than the flat search at the same cost.
+# The head start and the candidate count were tuned on seeded heads-up games against `lowest`
+# (a head start of 0.1 with 6 candidates was best; none, or 8-10 candidates, was weaker). The
+# playout habits matter more than the budget (game/engine/README.md, the expert paragraph).
 MAX_CANDIDATES = 6  # the cheapest plays and the heuristic's move; the rest rarely win anyway
 PRIOR = 0.1  # the heuristic's move starts this many points of win share ahead
 
