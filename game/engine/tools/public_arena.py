@@ -35,7 +35,7 @@ from game.engine.bots import BOTS, LEVEL_BY_CODE
 from game.engine.rules import Rules
 from game.engine.tools.arena import play_bot_game
 from game.engine.tools.public_bots import PUBLIC_BOTS, PublicBot, Stats
-from game.engine.tools.tournament import _rule, percentile, wilson
+from game.engine.tools.tournament import _rule, changed_rules, print_times, tally, wilson
 
 Job = tuple[int, dict[str, Any], str, type[PublicBot], str, int]
 Outcome = tuple[str, dict[str, list[float]], Stats]
@@ -99,27 +99,18 @@ def main(argv: list[str] | None = None) -> int:
     for g, (res, t, st) in enumerate(
         run(rules, args.ours, cls, args.path, args.games, args.seed, args.jobs), 1
     ):
-        counts[res] += 1
         stats.add(st)
-        for level, xs in t.items():
-            times.setdefault(level, []).extend(xs)
-        if args.every and g % args.every == 0:
-            print(f"  ... {g} games: W {counts['win']}  L {counts['loss']}  D {counts['draw']}",
-                  flush=True)
+        tally(counts, times, res, t, g, args.every)
 
     w, lo, d = counts["win"], counts["loss"], counts["draw"]
     decided = w + lo
     low, high = wilson(w, decided)
-    non_default = {k: v for k, v in rules.to_dict().items() if v != getattr(Rules(), k)}
+    non_default = changed_rules(rules)
     print(f"{args.ours} vs {args.bot} (public): heads-up, rules {non_default or 'default'}, "
           f"{args.games} games from seed {args.seed}")
     print(f"  {args.ours}: W {w}  L {lo}  D {d}   win share of decided "
           f"{w / decided if decided else 0:.1%} (Wilson 95% {low:.1%}-{high:.1%})")
-    for level in sorted(times):
-        xs = times[level]
-        print(f"  ms per decision, {level}: median {percentile(xs, 0.5) * 1e3:.2f}  "
-              f"p99 {percentile(xs, 0.99) * 1e3:.2f}  max {max(xs, default=0) * 1e3:.1f} "
-              f"({len(xs)} decisions)")
+    print_times(times)
     n = stats.decisions or 1
     print(f"  {args.bot} answers ({stats.decisions} consulted decisions): exact {stats.exact}, "
           f"split {stats.split} ({stats.split / n:.1%}), corrected {stats.corrected} "

@@ -121,6 +121,31 @@ def _rule(text: str) -> tuple[str, Any]:
         return key, raw
 
 
+def tally(counts: dict[str, int], times: dict[str, list[float]], res: str,
+          t: dict[str, list[float]], g: int, every: int) -> None:
+    """Adds game ``g``'s result and decision times; every ``every`` games prints the running W/L/D."""
+    counts[res] += 1
+    for level, xs in t.items():
+        times.setdefault(level, []).extend(xs)
+    if every and g % every == 0:
+        print(f"  ... {g} games: W {counts['win']}  L {counts['loss']}  D {counts['draw']}",
+              flush=True)
+
+
+def changed_rules(rules: Rules) -> dict[str, Any]:
+    """The rules that differ from the defaults (what a match's heading names)."""
+    return {key: v for key, v in rules.to_dict().items() if v != getattr(Rules(), key)}
+
+
+def print_times(times: dict[str, list[float]]) -> None:
+    """ms per decision of each side: median, p99, max."""
+    for level in sorted(times):
+        xs = times[level]
+        print(f"  ms per decision, {level}: median {percentile(xs, 0.5) * 1e3:.2f}  "
+              f"p99 {percentile(xs, 0.99) * 1e3:.2f}  max {max(xs, default=0) * 1e3:.1f} "
+              f"({len(xs)} decisions)")
+
+
 def main(argv: list[str] | None = None) -> int:
     levels = sorted(BOTS) + sorted(LEVEL_BY_CODE)
     p = argparse.ArgumentParser(prog="python -m game.engine.tools.tournament",
@@ -159,30 +184,21 @@ def main(argv: list[str] | None = None) -> int:
         run(rules, args.players, args.a, args.b, args.games, k, args.seed, args.jobs, a_opts,
             b_opts), 1
     ):
-        counts[res] += 1
-        for level, xs in t.items():
-            times.setdefault(level, []).extend(xs)
-        if args.every and g % args.every == 0:
-            print(f"  ... {g} games: W {counts['win']}  L {counts['loss']}  D {counts['draw']}",
-                  flush=True)
+        tally(counts, times, res, t, g, args.every)
 
     w, lo, d = counts["win"], counts["loss"], counts["draw"]
     decided = w + lo
     share = w / decided if decided else 0.0
     low, high = wilson(w, decided)
     equal = 0.5 if rules.pairs else 1 - k / args.players
-    non_default = {key: v for key, v in rules.to_dict().items() if v != getattr(Rules(), key)}
+    non_default = changed_rules(rules)
     side = "one team" if rules.pairs else f"{k} seat{'s' if k > 1 else ''}"
     na, nb = side_names(args.a, args.b, a_opts, b_opts)
     print(f"{na} ({side}) vs {nb}: {args.players} players, rules {non_default or 'default'}, "
           f"{args.games} games from seed {args.seed}")
     print(f"  {na}: W {w}  L {lo}  D {d}   win share of decided {share:.1%} "
           f"(Wilson 95% {low:.1%}-{high:.1%}; an equal bot: {equal:.0%})")
-    for level in sorted(times):
-        xs = times[level]
-        print(f"  ms per decision, {level}: median {percentile(xs, 0.5) * 1e3:.2f}  "
-              f"p99 {percentile(xs, 0.99) * 1e3:.2f}  max {max(xs, default=0) * 1e3:.1f} "
-              f"({len(xs)} decisions)")
+    print_times(times)
     return 0
 
 
