@@ -8,9 +8,8 @@ twice counts cheaper; with the stock gone, a card nobody can beat first), throw 
 trumps only at the end, cover the hardest attack first with the cheapest beater (a rank already on
 the table preferred), take a small table rather than burn high trumps while the stock is deep,
 transfer with a trump when that is cheaper than covering and heads-up with a plain card only when
-covering would cost a trump. Playing the heuristic's own habits made the expert's search measurably
-stronger than the earlier, simpler habits (85.1 % against 78.9 % of decided games against the
-heuristic, 400 games; `game/engine/README.md`).
+covering would cost a trump. Playouts that play as a sound player would made the expert's search
+stronger than more playouts of simpler habits (`game/engine/README.md`, the expert paragraph).
 """
 from __future__ import annotations
 
