@@ -4,7 +4,10 @@ Each iteration deals one world consistent with the view (bots/sample.py: counts 
 others were seen getting, the discard memory, the face-up trump at the bottom of the stock), then
 plays every candidate move in that world to the end with the playout habits (bots/rollout.py), all
 candidates with the same random stream (common random numbers: the comparison is fair even with
-few worlds). The move with the best total over the worlds wins the vote.
+few worlds). The move with the best total over the worlds wins the vote. Heads-up once the stock
+is down to the face-up trump, the position is fully known: the exact solver (bots/endgame.py)
+decides when it settles the position within its node budget, and a tree search over both seats'
+moves (bots/tree.py) when it does not.
 
 Deterministic for a given ``rng``: the budget is counted in playouts (``iterations``); the time
 limit is a safety net that a normal decision never reaches (it would make the choice
@@ -24,6 +27,7 @@ from game.engine.bots.endgame import Solver, solvable
 from game.engine.bots.heuristic import HeuristicBot
 from game.engine.bots.rollout import COST, playout, value
 from game.engine.bots.sample import Sampler
+from game.engine.bots.tree import uct
 from game.engine.cards import SUITS
 from game.engine.errors import IllegalAction
 from game.engine.types import Action, View
@@ -48,7 +52,9 @@ class ExpertBot(Bot):
         max_nodes: int = 4000,
         prior: float = PRIOR,
         max_candidates: int = MAX_CANDIDATES,
+        tree: int = 320,
     ) -> None:
+        self.tree = tree
         self.iterations = iterations
         self.prior = prior
         self.max_candidates = max_candidates
@@ -72,7 +78,8 @@ class ExpertBot(Bot):
     ) -> Action | None:
         """The move with the best total value over sampled worlds; None if no world fitted.
         Heads-up with the stock down to the face-up trump the one world is the real one: an
-        exact search (bots/endgame.py) decides when it fits in its node budget."""
+        exact search (bots/endgame.py) decides when it fits in its node budget, else a tree
+        search of ``tree`` playouts over both seats' moves (bots/tree.py)."""
         seat = int(view["seat"] or 0)  # a bot's view always has its seat
         sampler = Sampler(view)
         world = sampler.deal(rng)
@@ -80,6 +87,8 @@ class ExpertBot(Bot):
             found = Solver(seat, self.max_nodes).best(world, moves)
             if found is not None:
                 return found[0]
+            if self.tree:
+                return uct(world, seat, moves, self.tree, rng)
         totals = [0.0] * len(moves)
         worlds = failures = 0
         # playouts grow with the seats left: keep the time per decision about level (scaled by
