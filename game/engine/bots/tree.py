@@ -25,7 +25,9 @@ EXPLORE = 0.7  # UCB1's exploration weight for values in [0, 1]
 class _Node:
     __slots__ = ("state", "mover", "untried", "children", "n", "w")
 
-    def __init__(self, state: GameState, moves: list[Action] | None = None) -> None:
+    def __init__(
+        self, state: GameState, moves: list[Action] | None = None, mover: int = 0
+    ) -> None:
         self.state = state
         self.children: list[tuple[Action, _Node]] = []
         self.n = 0
@@ -34,7 +36,7 @@ class _Node:
             self.mover = 0
             self.untried: list[Action] = []
             return
-        self.mover = TURN_OF[state.turn][0]
+        self.mover = mover or TURN_OF[state.turn][0]
         legal = moves if moves is not None else legal_actions(state, self.mover)
         first = policy(state, self.mover, legal)
         self.untried = [a for a in reversed(legal) if a is not first] + [first]  # pop() = habit
@@ -49,10 +51,10 @@ def uct(s: GameState, seat: int, moves: list[Action], iterations: int,
 
 def uct_visits(s: GameState, seat: int, moves: list[Action], iterations: int,
                rng: random.Random) -> list[float]:
-    """How often the search visited each of ``moves`` (plus its mean value, below one visit:
-    ties go to the better line). Raises IllegalAction if a move does not fit ``s``."""
-    root = _Node(s, list(moves))
-    root.mover = seat
+    """How often the search visited each of ``moves``, plus half the move's mean value (less than
+    one visit: equal counts go to the better line). Raises IllegalAction if a move does not fit
+    ``s``."""
+    root = _Node(s, list(moves), seat)
     for _ in range(iterations):
         node = root
         path = [root]
