@@ -9,12 +9,22 @@ is down to the face-up trump, the position is fully known: the exact solver (bot
 decides when it settles the position within its node budget, and a tree search over both seats'
 moves (bots/tree.py) when it does not.
 
-Deterministic for a given ``rng``: the budget is counted in playouts (``iterations``); the time
-limit is a safety net that a normal decision never reaches (it would make the choice
-depend on the clock). It counts this process's CPU time, not the wall clock, so a busy machine
-(other processes, the event loop of a worker) does not make it bite. Cheater mode: the worlds are played honestly, the expert never cheats (every
-bot and an attentive player catch what is provably dishonest, and a caught cheater takes the whole
-table) and it catches exactly what is provably dishonest on the table.
+In the last rounds before that (heads-up, 2 to 6 cards in the stock) the flat vote misjudges
+most: its playouts let the opponent answer by habit, so a position can look won that an opponent
+who searches its answers wins. Each of 12 sampled worlds then gets its own tree search over both
+seats' moves, and the worlds vote with their shares of the root's visits (perfect information
+Monte Carlo). A world's search knows that world's hidden cards and may play to them (strategy
+fusion), so it is kept to the last rounds, where few cards are still hidden.
+
+Deterministic for a given ``rng``: the budget is counted in playouts (``iterations``, ``tree``,
+``pimc_worlds`` x ``pimc_tree``); the flat vote's time limit is a safety net that a normal
+decision never reaches (it would make the choice depend on the clock). It counts this process's
+CPU time, not the wall clock, so a busy machine (other processes, the event loop of a worker) does
+not make it bite.
+
+Cheater mode: the worlds are played honestly, the expert never cheats (every bot and an attentive
+player catch what is provably dishonest, and a caught cheater takes the whole table) and it catches
+exactly what is provably dishonest on the table.
 """
 from __future__ import annotations
 
@@ -27,9 +37,10 @@ from game.engine.bots.endgame import Solver, solvable
 from game.engine.bots.heuristic import HeuristicBot
 from game.engine.bots.rollout import COST, playout, value
 from game.engine.bots.sample import Sampler
-from game.engine.bots.tree import uct
+from game.engine.bots.tree import uct, uct_visits
 from game.engine.cards import SUITS
 from game.engine.errors import IllegalAction
+from game.engine.state import GameState
 from game.engine.types import Action, View
 
 # The head start and the candidate count were tuned on seeded heads-up games against `lowest`
@@ -53,8 +64,14 @@ class ExpertBot(Bot):
         prior: float = PRIOR,
         max_candidates: int = MAX_CANDIDATES,
         tree: int = 320,
+        pimc_stock: int = 6,
+        pimc_worlds: int = 12,
+        pimc_tree: int = 200,
     ) -> None:
         self.tree = tree
+        self.pimc_stock = pimc_stock
+        self.pimc_worlds = pimc_worlds
+        self.pimc_tree = pimc_tree
         self.iterations = iterations
         self.prior = prior
         self.max_candidates = max_candidates
@@ -79,7 +96,9 @@ class ExpertBot(Bot):
         """The move with the best total value over sampled worlds; None if no world fitted.
         Heads-up with the stock down to the face-up trump the one world is the real one: an
         exact search (bots/endgame.py) decides when it fits in its node budget, else a tree
-        search of ``tree`` playouts over both seats' moves (bots/tree.py)."""
+        search of ``tree`` playouts over both seats' moves (bots/tree.py). Heads-up with 2 to
+        ``pimc_stock`` cards in the stock, a tree search in each of several worlds votes
+        (``world_trees``)."""
         seat = int(view["seat"] or 0)  # a bot's view always has its seat
         sampler = Sampler(view)
         world = sampler.deal(rng)
@@ -89,6 +108,10 @@ class ExpertBot(Bot):
                 return found[0]
             if self.tree:
                 return uct(world, seat, moves, self.tree, rng)
+        elif self.pimc_stock and _last_rounds(world, self.pimc_stock):
+            voted = self.world_trees(sampler, seat, moves, rng)
+            if voted is not None:
+                return voted
         totals = [0.0] * len(moves)
         worlds = failures = 0
         # playouts grow with the seats left: keep the time per decision about level (scaled by
@@ -121,6 +144,33 @@ class ExpertBot(Bot):
             totals[moves.index(habit)] += self.prior * worlds
         best = max(range(len(moves)), key=lambda k: (totals[k], -k))
         return moves[best]
+
+
+    def world_trees(
+        self, sampler: Sampler, seat: int, moves: list[Action], rng: random.Random
+    ) -> Action | None:
+        """The move the most worlds' tree searches favour: each of ``pimc_worlds`` sampled worlds
+        gets a tree search of ``pimc_tree`` playouts (bots/tree.py) and votes with its share of
+        the root's visits; None if no world fitted the moves."""
+        votes = [0.0] * len(moves)
+        for _ in range(self.pimc_worlds):
+            world = sampler.deal(rng)
+            try:
+                visits = uct_visits(world, seat, moves, self.pimc_tree, rng)
+            except IllegalAction:  # the world contradicts the view (e.g. who may throw in)
+                continue
+            total = sum(visits)
+            for k, v in enumerate(visits):
+                votes[k] += v / total
+        if not any(votes):
+            return None
+        return moves[max(range(len(moves)), key=lambda k: (votes[k], -k))]
+
+
+def _last_rounds(s: GameState, most: int) -> bool:
+    """Two seats left, 2 to ``most`` cards in the stock, no cheating, a play phase."""
+    return (s.phase == "play" and 1 < len(s.stock) <= most
+            and s.n - s.out_mask.bit_count() == 2 and not s.rules.cheater)
 
 
 def candidates(
