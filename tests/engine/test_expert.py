@@ -17,8 +17,8 @@ from game.engine.bots.sample import Sampler
 from game.engine.tools.arena import play_bot_game
 from game.engine.tools.selfplay import random_setup
 
+# the clock never decides here; the last rounds' world trees run at a small budget too
 SMALL = ExpertBot(iterations=24, min_worlds=3, time_limit=5.0, pimc_worlds=3, pimc_tree=24)
-# (the clock never decides here)
 
 
 def _random_positions(count: int, seed: int):
@@ -118,8 +118,15 @@ def test_expert_answers_in_a_two_seat_perevodnoy_endgame_whose_tree_has_cycles()
         assert action in view["legal"]
 
 
-# recorded heuristic-vs-lowest perevodnoy games holding a last-rounds position of the kind below
+# seeds of recorded games (_decision_views) holding a last-rounds position of the kind below
 SURE_WIN_SEEDS = (28, 35, 45)
+
+
+def _decision_views(seed: int):
+    """The view of every decision of a recorded heuristic-vs-lowest perevodnoy game."""
+    levels = {1: "lowest", 2: "heuristic"} if seed % 2 else {1: "heuristic", 2: "lowest"}
+    initial, log = record_game(Rules(variant="perevodnoy"), 2, seed, levels)
+    return [view_for(d.state, d.seat) for d in plan(initial, log).decisions]
 
 
 @functools.cache
@@ -129,27 +136,25 @@ def _last_rounds_with_a_sure_win():
     (view, seat, moves, sure) with ``sure[k]`` true for the moves that win in every world."""
     found = []
     for seed in SURE_WIN_SEEDS:
-        levels = {1: "lowest", 2: "heuristic"} if seed % 2 else {1: "heuristic", 2: "lowest"}
-        initial, log = record_game(Rules(variant="perevodnoy"), 2, seed, levels)
-        for d in plan(initial, log).decisions:
-            view = view_for(d.state, d.seat)
+        for view in _decision_views(seed):
             moves = view["legal"]
             if not (2 <= view["stock"] <= 3 and len(moves) >= 2):
                 continue
+            seat = view["seat"]
             sampler = Sampler(view)
-            values = [Solver(d.seat, 20000).values(sampler.deal(random.Random(k)), moves)
+            values = [Solver(seat, 20000).values(sampler.deal(random.Random(k)), moves)
                       for k in range(16)]
             if any(v is None for v in values):
                 continue
             sure = [all(v[i] == 1.0 for v in values) for i in range(len(moves))]
             if any(sure) and any(any(v[i] == 0.0 for v in values) for i in range(len(moves))):
-                found.append((view, d.seat, moves, sure))
+                found.append((view, seat, moves, sure))
                 break
     assert len(found) == len(SURE_WIN_SEEDS)
     return found
 
 
-def test_in_the_last_rounds_the_worlds_trees_vote_for_a_move_that_wins_in_every_world():
+def test_in_the_last_rounds_the_world_trees_vote_for_a_move_that_wins_in_every_world():
     for view, seat, moves, sure in _last_rounds_with_a_sure_win():
         move = ExpertBot().world_trees(Sampler(view), seat, moves, random.Random(5))
         assert sure[moves.index(move)], (moves, sure, move)
@@ -170,9 +175,8 @@ def test_the_expert_searches_a_tree_per_world_only_in_the_last_rounds_of_heads_u
     assert len(calls) == 4
     assert all(2 <= len(stock) <= 6 for stock in calls)
     calls.clear()
-    early = next(v for v in (view_for(d.state, d.seat) for d in plan(
-        *record_game(Rules(variant="perevodnoy"), 2, 28, {1: "heuristic", 2: "lowest"})
-    ).decisions) if v["stock"] > 6 and len(v["legal"]) >= 2)
+    early = next(v for v in _decision_views(SURE_WIN_SEEDS[0])
+                 if v["stock"] > 6 and len(v["legal"]) >= 2)
     bot.search(early, early["legal"], random.Random(2))
     assert calls == []
     ExpertBot(pimc_stock=0).search(view, moves, random.Random(2))
