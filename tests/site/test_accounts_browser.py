@@ -5,8 +5,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
 
 pytestmark = [pytest.mark.browser]
+
+# The test process seats the player and the live daphne (another process) must hear of it: only a
+# shared channel layer (Redis) carries that; the embedded in-memory one stays in its own process.
+SHARED_LAYER = pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (a shared channel layer)")
 
 
 @pytest.fixture(autouse=True)
@@ -228,6 +233,7 @@ def test_at_a_live_table_on_a_phone_the_key_reminder_is_a_line_that_leads_nowher
         close(context)
 
 
+@SHARED_LAYER
 def test_a_match_found_while_the_key_is_on_screen_waits_for_the_player(
         asgi_live_server, browser, transactional_db, screenshot_dir):
     """The key is shown once: a match never pulls the page away from it; a notice links to the table."""
@@ -255,6 +261,7 @@ def test_a_match_found_while_the_key_is_on_screen_waits_for_the_player(
         context.close()
 
 
+@SHARED_LAYER
 def test_an_invitation_accepted_while_the_key_is_on_screen_waits_for_the_player(
         asgi_live_server, browser, transactional_db, screenshot_dir):
     """Accepting seats him, but the page with his key stays: a notice links to the table."""
