@@ -22,14 +22,14 @@ class _Budget(Exception):
     """The node budget ran out, or the line repeated a position: no exact answer here."""
 
 
+def heads_up_honest(s: GameState) -> bool:
+    """Two seats left, no cheating, a play phase."""
+    return s.phase == "play" and s.n - s.out_mask.bit_count() == 2 and not s.rules.cheater
+
+
 def solvable(s: GameState) -> bool:
-    """Two seats left, at most the face-up trump in the stock, no cheating, a play phase."""
-    return (
-        s.phase == "play"
-        and len(s.stock) <= 1
-        and s.n - s.out_mask.bit_count() == 2
-        and not s.rules.cheater
-    )
+    """Heads-up and honest (``heads_up_honest``) with at most the face-up trump in the stock."""
+    return len(s.stock) <= 1 and heads_up_honest(s)
 
 
 class Solver:

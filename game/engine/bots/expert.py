@@ -33,7 +33,7 @@ import time
 
 from game.engine.actions import apply_action
 from game.engine.bots.base import Bot, honest_actions, settled_move
-from game.engine.bots.endgame import Solver, solvable
+from game.engine.bots.endgame import Solver, heads_up_honest, solvable
 from game.engine.bots.heuristic import HeuristicBot
 from game.engine.bots.rollout import COST, playout, value
 from game.engine.bots.sample import Sampler
@@ -145,7 +145,6 @@ class ExpertBot(Bot):
         best = max(range(len(moves)), key=lambda k: (totals[k], -k))
         return moves[best]
 
-
     def world_trees(
         self, sampler: Sampler, seat: int, moves: list[Action], rng: random.Random
     ) -> Action | None:
@@ -168,9 +167,8 @@ class ExpertBot(Bot):
 
 
 def _last_rounds(s: GameState, most: int) -> bool:
-    """Two seats left, 2 to ``most`` cards in the stock, no cheating, a play phase."""
-    return (s.phase == "play" and 1 < len(s.stock) <= most
-            and s.n - s.out_mask.bit_count() == 2 and not s.rules.cheater)
+    """The endgame solver's heads-up play phase, but with 2 to ``most`` cards in the stock."""
+    return 1 < len(s.stock) <= most and heads_up_honest(s)
 
 
 def candidates(

@@ -1,13 +1,13 @@
 """A tree search over one fully known position of two seats: UCT with the habit playouts.
 
 Heads-up with the stock down to the face-up trump, every card is known (bots/endgame.py), but the
-exact solver settles only small positions within a live budget; a few rounds earlier the expert
-runs this search in each of several sampled worlds (``ExpertBot.world_trees``). A flat vote over the moves, with
-one deterministic playout each, judges a move by how the habits would go on after it; it never
-asks how the opponent could answer. Here the moves of both seats are searched: each iteration walks
-down the tree by UCB1 (our seat maximises its chance of not being the durak, the other seat
-minimises it), adds one position, and scores it by a playout. The first move tried at a new
-position is the habit's, so a small budget already searches the lines a sound player would play.
+exact solver settles only small positions within a live budget; a few rounds earlier the expert runs
+this search in each of several sampled worlds (``ExpertBot.world_trees``). A flat vote over the
+moves, with one deterministic playout each, judges a move by how the habits would go on after it; it
+never asks how the opponent could answer. Here the moves of both seats are searched: each iteration
+walks down the tree by UCB1 (our seat maximises its chance of not being the durak, the other seat
+minimises it), adds one position, and scores it by a playout. The first move tried at a new position
+is the habit's, so a small budget already searches the lines a sound player would play.
 """
 from __future__ import annotations
 
