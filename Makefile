@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-fast lint check messages bench clean
+.PHONY: run test test-fast lint check messages bench native clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,5 +39,9 @@ messages: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(PY) -m game.engine.tools.bench
 
+# the engine's hot modules compiled with mypyc, in place (needs a C compiler); `make clean` undoes it
+native: $(VENV)/.installed
+	$(PY) -m game.engine.build
+
 clean:
-	rm -rf $(VENV) staticfiles test-artifacts db.sqlite3 test-db.sqlite3
+	rm -rf $(VENV) staticfiles test-artifacts db.sqlite3 test-db.sqlite3 build game/engine/*.so

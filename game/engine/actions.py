@@ -39,7 +39,7 @@ from game.engine.flow import (
     waits_for_starter,
 )
 from game.engine.seats import SEAT_BIT, is_active, thrower_mask
-from game.engine.state import GameState
+from game.engine.state import NATIVE, GameState, clone
 from game.engine.types import Action
 
 RESIGN_REASONS = ("resign", "timeout")
@@ -48,7 +48,7 @@ _C0, _C1, _C2, _C3 = CHUNKS
 
 # ---------------------------------------------------------------- apply
 
-def apply_action(state: GameState, seat: int, action: Any) -> GameState:
+def apply_action(state: GameState | Any, seat: int | Any, action: Any) -> GameState:
     """Apply ``action`` (JSON dict) by ``seat`` (1-based) and return a NEW state; the input is
     never changed. Anything wrong raises IllegalAction(code, message), never another type."""
     try:
@@ -68,8 +68,11 @@ def apply_action(state: GameState, seat: int, action: Any) -> GameState:
             if resigned is not None:
                 return resigned
         # shallow clone: every handler replaces (never mutates) the lists it changes
-        s = GameState()
-        s.__dict__ = state.__dict__.copy()
+        if NATIVE:  # compiled (game/engine/build.py): a native class, copied field by field
+            s = clone(state)
+        else:
+            s = GameState()
+            s.__dict__ = state.__dict__.copy()
         handler(s, i, action)
         s.moves = m = state.moves + 1  # no handler changes moves
         if m >= MAX_MOVES and s.phase != "over":
@@ -394,7 +397,7 @@ _DEFEND_T = tuple(
 )
 
 
-def legal_actions(state: GameState, seat: Any) -> list[Action]:
+def legal_actions(state: GameState | Any, seat: Any) -> list[Action]:
     """Every action ``seat`` may take now, one dict per concrete move, in the action JSON form;
     [] for a seat with nothing to do (or not at the table). Resign is always possible and is not
     listed. Order: attacks/defences lowest card first (defences by table slot), transfers, take

@@ -79,7 +79,7 @@ def catch(s: GameState, i: int, a: dict[str, Any]) -> None:
     settle(s)
 
 
-def end_check(state: GameState) -> GameState:
+def end_check(state: GameState | Any) -> GameState:
     """Called by the server's clock 4 s after a round reached its check phase (docs/RULES.md#check-phase): closes
     the round as it was pending (bito or take). Returns a new state."""
     if not isinstance(state, GameState):

@@ -60,7 +60,7 @@ def _seat_mask(seats: Iterable[Any], n: int, what: str) -> int:
 
 def new_game(
     rules: Rules | dict[str, Any] | None,
-    players: int,
+    players: int | Any,  # checked by Rules.check_players (Any: compiled, a str must reach it)
     seed: int | str | None = None,
     deck: list[str] | None = None,
     dealer: int | None = None,

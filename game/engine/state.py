@@ -29,6 +29,8 @@ class GameState:
     Instances keep a plain ``__dict__`` (``__slots__ = ("__dict__",)``, no ``__init__``):
     ``GameState()`` plus ``__dict__`` assignment is the cheapest clone CPython 3.11 offers, about
     a quarter cheaper than ``object.__new__`` on a class with inline (managed) attribute values.
+    Compiled by mypyc (game/engine/build.py) it is a native class with no ``__dict__``: ``clone``
+    copies it field by field, and callers must not reach for ``__dict__``.
     """
 
     __slots__ = ("__dict__",)
@@ -82,6 +84,10 @@ class GameState:
     def copy(self) -> GameState:
         """A new state sharing immutable parts (the table is tuples); the hands list, which
         callers (tests) may change in place, is copied."""
+        if NATIVE:
+            c = clone(self)
+            c.hands = self.hands[:]
+            return c
         c = GameState()
         d = self.__dict__.copy()
         d["hands"] = self.hands[:]
@@ -236,3 +242,55 @@ class GameState:
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
             raise ValueError(f"malformed game state: {e!r}") from e
         return s
+
+
+def clone(s: GameState) -> GameState:
+    """A shallow copy, field by field: apply_action's clone when this module is compiled (a
+    mypyc native class has no ``__dict__``; its field copies are plain C stores)."""
+    c = GameState()
+    c.rules = s.rules
+    c.n = s.n
+    c.pairs = s.pairs
+    c.stock = s.stock
+    c.trump = s.trump
+    c.trump_card = s.trump_card
+    c.discard = s.discard
+    c.gone = s.gone
+    c.known = s.known
+    c.atk = s.atk
+    c.dfn = s.dfn
+    c.atk_by = s.atk_by
+    c.cheats = s.cheats
+    c.rmask = s.rmask
+    c.leader = s.leader
+    c.starter = s.starter
+    c.defender = s.defender
+    c.took = s.took
+    c.passed = s.passed
+    c.limit = s.limit
+    c.round = s.round
+    c.phase = s.phase
+    c.pending = s.pending
+    c.out = s.out
+    c.out_mask = s.out_mask
+    c.result = s.result
+    c.swap_used = s.swap_used
+    c.shown = s.shown
+    c.banned = s.banned
+    c.bots = s.bots
+    c.seed = s.seed
+    c.rng_n = s.rng_n
+    c.moves = s.moves
+    c.last = s.last
+    c.stall = s.stall
+    c.best = s.best
+    c.dealer = s.dealer
+    c.turn = s.turn
+    c.elig = s.elig
+    c.hands = s.hands
+    return c
+
+
+# True when this module runs compiled by mypyc (game/engine/build.py): GameState is then a native
+# class, with no instance ``__dict__``; the pure-Python module keeps the ``__dict__`` clone
+NATIVE: bool = not hasattr(GameState(), "__dict__")

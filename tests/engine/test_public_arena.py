@@ -79,8 +79,7 @@ def _mid_game(seed: int = 5):
 def _redeal_hidden(s, seat: int, seed: int):
     """The same state with the opponent's hand and the stock (except its face-up trump) re-dealt."""
     opp = 3 - seat
-    s2 = s.__class__()
-    s2.__dict__.update(s.__dict__)
+    s2 = s.copy()
     hidden = list(bits(s.hands[opp - 1] & ~s.known)) + list(s.stock[:-1])
     random.Random(seed).shuffle(hidden)
     k = len(list(bits(s.hands[opp - 1] & ~s.known)))
