@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from game.engine import Rules, new_game
+from game.engine.state import GameState, clone
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PLAY = r"""
@@ -92,3 +95,11 @@ def test_compiled_engine_plays_exactly_like_the_pure_one(
     assert compiled[0] == "compiled" and pure[0] == "pure"
     assert compiled[1] == pure[1]
     assert len(compiled[1]) == len(hashlib.sha256().hexdigest())
+
+
+def test_clone_copies_every_field_of_the_state() -> None:
+    """The compiled engine clones field by field: a field added to GameState but not to clone
+    would be missing from every state after the first move."""
+    s = new_game(Rules(cheater=True), 3, seed=1)
+    assert set(s.__dict__) == set(GameState.__annotations__)
+    assert clone(s).__dict__ == s.__dict__
