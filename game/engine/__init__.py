@@ -8,6 +8,11 @@ Typical use::
     state = apply_action(state, seat, {"type": "attack", "card": "7C"})
     view_for(state, seat)                   # JSON-ready, redacted
 """
+# ruff: noqa: E402 (the build check runs before the first compiled module is imported)
+from game.engine.native import check_build
+
+NATIVE = check_build()  # before the first compiled module loads: a stale build is refused
+
 from game.engine.actions import apply_action, legal_actions
 from game.engine.cards import CARD_RE, CARD_STR, card_rank, card_suit, deck_cards, parse_card
 from game.engine.cheater import end_check

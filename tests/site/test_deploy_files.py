@@ -100,3 +100,13 @@ def test_the_readme_says_how_to_run_on_another_port_and_the_makefile_does_it():
     assert re.search(r"^PORT \?= \d+$", makefile, re.M)
     run = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
     assert "runserver" in run and ":$(PORT)" in run
+
+
+def test_the_image_runs_the_compiled_engine_without_a_compiler_at_runtime():
+    text = (ROOT / "docker" / "Dockerfile").read_text()
+    builder, runtime = text.split("AS runtime", 1)
+    # a broken build fails the image (no --if-possible), and the tools stay in the builder
+    assert re.search(r"python game/engine/build\.py(?! --if-possible)", builder)
+    assert "gcc" in builder and "gcc" not in runtime and "mypy" not in runtime
+    ignored = (ROOT / "docker" / "Dockerfile.dockerignore").read_text().split()
+    assert "game/engine/*.so" in ignored  # a host's build never stands in for the image's own
