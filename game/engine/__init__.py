@@ -11,7 +11,7 @@ Typical use::
 # ruff: noqa: E402 (the build check runs before the first compiled module is imported)
 from game.engine.native import check_build
 
-NATIVE = check_build()  # before the first compiled module loads: a stale build is refused
+check_build()  # before the first compiled module loads: a stale build is refused (state.NATIVE says which)
 
 from game.engine.actions import apply_action, legal_actions
 from game.engine.cards import CARD_RE, CARD_STR, card_rank, card_suit, deck_cards, parse_card

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
 
 from game.engine import Rules, new_game
+from game.engine.build import missing_tools
 from game.engine.state import clone
+from tests.engine.engine_copy import engine_copy
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -64,18 +64,14 @@ def _play(root: Path) -> list[str]:
 
 def _copy(root: Path) -> Path:
     """The engine's sources (no compiled modules, no bots or tools) under ``root``."""
-    (root / "game").mkdir()
-    shutil.copy(ROOT / "game" / "__init__.py", root / "game")
-    shutil.copytree(ROOT / "game" / "engine", root / "game" / "engine",
-                    ignore=shutil.ignore_patterns("*.so", "native.sha256", "__pycache__", "tools", "bots", "analysis"))
-    return root
+    return engine_copy(root).parent.parent
 
 
 @pytest.fixture(scope="module")
 def native_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
-    if not (shutil.which("cc") or shutil.which("gcc")) or not headers.exists():
-        pytest.skip("no C compiler or Python headers: the engine runs as pure Python")
+    why = missing_tools()
+    if why:
+        pytest.skip(f"{why}: the engine runs as pure Python")
     root = _copy(tmp_path_factory.mktemp("native"))
     build = subprocess.run([sys.executable, "game/engine/build.py"], cwd=root,
                            capture_output=True, text=True)

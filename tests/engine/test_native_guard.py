@@ -6,7 +6,6 @@ first compiled module is imported.
 """
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from importlib.machinery import EXTENSION_SUFFIXES
@@ -16,17 +15,7 @@ import pytest
 
 from game.engine.build import STAMP, sources_digest, up_to_date
 from game.engine.native import StaleBuild, check_build
-
-ROOT = Path(__file__).resolve().parents[2]
-ENGINE = ROOT / "game" / "engine"
-
-
-def _engine_copy(tmp_path: Path) -> Path:
-    (tmp_path / "game").mkdir()
-    shutil.copy(ROOT / "game" / "__init__.py", tmp_path / "game")
-    shutil.copytree(ENGINE, tmp_path / "game" / "engine", ignore=shutil.ignore_patterns(
-        "*.so", STAMP, "__pycache__", "tools", "bots", "analysis"))
-    return tmp_path / "game" / "engine"
+from tests.engine.engine_copy import engine_copy
 
 
 def _fake_compiled(folder: Path) -> None:
@@ -34,18 +23,18 @@ def _fake_compiled(folder: Path) -> None:
 
 
 def test_a_pure_engine_is_not_checked(tmp_path: Path) -> None:
-    assert check_build(_engine_copy(tmp_path)) is False
+    assert check_build(engine_copy(tmp_path)) is False
 
 
 def test_a_build_without_its_digest_is_refused(tmp_path: Path) -> None:
-    folder = _engine_copy(tmp_path)
+    folder = engine_copy(tmp_path)
     _fake_compiled(folder)
     with pytest.raises(StaleBuild, match="make native"):
         check_build(folder)
 
 
 def test_a_build_of_the_same_sources_is_accepted_and_an_edit_makes_it_stale(tmp_path: Path) -> None:
-    folder = _engine_copy(tmp_path)
+    folder = engine_copy(tmp_path)
     _fake_compiled(folder)
     (folder / STAMP).write_text(sources_digest(folder) + "\n")
     assert check_build(folder) is True and up_to_date(folder)
@@ -56,7 +45,7 @@ def test_a_build_of_the_same_sources_is_accepted_and_an_edit_makes_it_stale(tmp_
 
 
 def test_an_edit_to_a_typed_module_makes_the_build_stale_too(tmp_path: Path) -> None:
-    folder = _engine_copy(tmp_path)
+    folder = engine_copy(tmp_path)
     _fake_compiled(folder)
     (folder / STAMP).write_text(sources_digest(folder) + "\n")
     rules = folder / "rules.py"
@@ -67,7 +56,7 @@ def test_an_edit_to_a_typed_module_makes_the_build_stale_too(tmp_path: Path) -> 
 def test_importing_a_stale_engine_fails_with_the_fix_before_any_compiled_module_loads(
     tmp_path: Path,
 ) -> None:
-    folder = _engine_copy(tmp_path)
+    folder = engine_copy(tmp_path)
     _fake_compiled(folder)  # an empty file: loading it would fail with another error
     run = subprocess.run([sys.executable, "-c", "import game.engine"], cwd=folder.parent.parent,
                          capture_output=True, text=True)
@@ -76,7 +65,7 @@ def test_importing_a_stale_engine_fails_with_the_fix_before_any_compiled_module_
 
 
 def test_if_possible_skips_an_up_to_date_build_without_compiling(tmp_path: Path) -> None:
-    folder = _engine_copy(tmp_path)
+    folder = engine_copy(tmp_path)
     _fake_compiled(folder)
     (folder / STAMP).write_text(sources_digest(folder) + "\n")
     run = subprocess.run([sys.executable, str(folder / "build.py"), "--if-possible"],
