@@ -50,7 +50,7 @@ native: $(VENV)/.installed
 	$(PY) game/engine/build.py
 
 pure:
-	rm -rf build game/engine/*.so game/engine/native.sha256
+	rm -rf build game/engine/*.so game/engine/bots/*.so game/engine/native.sha256
 
 clean:
-	rm -rf $(VENV) staticfiles test-artifacts db.sqlite3 test-db.sqlite3 build game/engine/*.so game/engine/native.sha256
+	rm -rf $(VENV) staticfiles test-artifacts db.sqlite3 test-db.sqlite3 build game/engine/*.so game/engine/bots/*.so game/engine/native.sha256

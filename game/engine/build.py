@@ -1,6 +1,8 @@
 """Compile the engine's hot modules with mypyc, in place: ``python game/engine/build.py`` (``make native``).
 
-The compiled modules (``game/engine/*.so``) shadow their ``.py`` twins and play exactly like them
+The hot modules are the rules' core and the bots' inner loops (the playout habits, the tree search,
+the endgame solver), where the expert and the analysis spend their time. The compiled modules
+(``game/engine/*.so``, ``game/engine/bots/*.so``) shadow their ``.py`` twins and play exactly like them
 (tests/engine/test_native_build.py); without them the engine is the pure Python it always was.
 ``GameState`` becomes a native class (no ``__dict__``; state.py's ``clone`` copies it), which is
 where most of the gain is: compiled with a pure state, field reads get dearer, not cheaper.
@@ -28,7 +30,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 # compiled by mypyc; TYPED are type-checked with them (the compiled code relies on their types)
 COMPILED = ("cards", "seats", "events", "state", "checks", "flow", "actions", "views", "deal",
-            "cheater")
+            "cheater", "bots/rollout", "bots/tree", "bots/endgame")
 TYPED = ("rules", "types", "errors")
 STAMP = "native.sha256"
 

@@ -2,7 +2,8 @@
 
 The build runs on a copy of the engine in a temporary directory, so this checkout stays pure; a
 script then plays seeded random games under several rule sets and prints every seat's legal actions,
-every state's JSON, a view and an illegal move's error code, once with the copy's compiled modules
+every state's JSON, a view and an illegal move's error code, then every decision of seeded expert
+games (the compiled playouts, tree search and endgame solver), once with the copy's compiled modules
 and once with a pure copy. A build that breaks, or compiles code that behaves differently, fails here.
 """
 from __future__ import annotations
@@ -28,7 +29,11 @@ sys.path.insert(0, sys.argv[1])
 from game.engine import Rules, apply_action, end_check, legal_actions, new_game, view_for, whose_turn
 from game.engine import IllegalAction
 import game.engine.actions as actions
-print("compiled" if actions.__file__.endswith(".so") else "pure")
+import game.engine.bots.endgame as endgame
+import game.engine.bots.rollout as rollout
+import game.engine.bots.tree as tree
+built = [m.__file__.endswith(".so") for m in (actions, rollout, tree, endgame)]
+print("compiled" if all(built) else "mixed" if any(built) else "pure")
 h = hashlib.sha256()
 for rules, players in ((Rules(), 4), (Rules(variant="perevodnoy"), 3), (Rules(cheater=True), 3),
                        (Rules(pairs=True, deck_size=52), 4)):
@@ -52,6 +57,19 @@ for rules, players in ((Rules(), 4), (Rules(variant="perevodnoy"), 3), (Rules(ch
             acts = legal_actions(s, seat)
             s = apply_action(s, seat, acts[rnd.randrange(len(acts))])
         h.update(json.dumps(s.result, sort_keys=True).encode())
+from game.engine.bots.expert import ExpertBot
+# a small budget that still walks every compiled bot module: playouts, the world trees, the
+# endgame solver and the tree search where it gives up (never the clock: time_limit is far off)
+bot = ExpertBot(iterations=48, tree=48, max_nodes=300, pimc_worlds=3, pimc_tree=24, time_limit=60)
+for rules in (Rules(), Rules(variant="perevodnoy")):
+    for seed in range(3):
+        rnd = random.Random(seed)
+        s = new_game(rules, 2, seed=seed)
+        while s.phase != "over":
+            seat = whose_turn(s)[0]
+            action = bot.choose(view_for(s, seat), rnd)
+            h.update(json.dumps(action).encode())
+            s = apply_action(s, seat, action)
 print(h.hexdigest())
 """
 
@@ -80,8 +98,10 @@ def native_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_build_compiles_the_hot_modules(native_copy: Path) -> None:
-    built = {p.name.split(".")[0] for p in (native_copy / "game" / "engine").glob("*.so")}
-    assert {"actions", "flow", "state", "checks", "cards", "seats"} <= built
+    engine = native_copy / "game" / "engine"
+    built = {p.relative_to(engine).as_posix().split(".")[0] for p in engine.glob("**/*.so")}
+    assert {"actions", "flow", "state", "checks", "cards", "seats", "bots/rollout", "bots/tree",
+            "bots/endgame"} <= built
 
 
 def test_compiled_engine_plays_exactly_like_the_pure_one(
