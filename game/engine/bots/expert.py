@@ -54,6 +54,9 @@ class ExpertBot(Bot):
     """Flat determinized Monte Carlo with a habit-driven playout; see the module docstring."""
 
     name = "expert"
+    # deals the worlds from a view; a measuring tool may give it the true state instead
+    # (tools/oracle.py), which no bot the server runs ever does
+    sampler: type[Sampler] = Sampler
 
     def __init__(
         self,
@@ -100,7 +103,7 @@ class ExpertBot(Bot):
         ``pimc_stock`` cards in the stock, a tree search in each of several worlds votes
         (``world_trees``)."""
         seat = int(view["seat"] or 0)  # a bot's view always has its seat
-        sampler = Sampler(view)
+        sampler = self.sampler(view)
         world = sampler.deal(rng)
         if solvable(world):
             found = Solver(seat, self.max_nodes).best(world, moves)

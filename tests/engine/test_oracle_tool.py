@@ -1,0 +1,28 @@
+"""The perfect-information measuring stick (tools/oracle.py) deals the true position, and only there."""
+from __future__ import annotations
+
+import random
+
+from game.engine import Rules, apply_action, legal_actions, new_game, view_for
+from game.engine.bots.expert import ExpertBot
+from game.engine.bots.sample import Sampler
+from game.engine.tools import oracle
+
+
+def test_every_world_of_the_oracle_is_the_true_position() -> None:
+    s = new_game(Rules(), 2, seed=3)
+    s = apply_action(s, 1, legal_actions(s, 1)[0]) if legal_actions(s, 1) else s
+    oracle._TRUE[:] = [s]
+    world = oracle.TrueWorld(view_for(s, 1)).deal(random.Random(0))
+    assert world.hands == s.hands and world.stock == s.stock
+    sampled = Sampler(view_for(s, 1)).deal(random.Random(0))
+    assert sampled.hands[0] == s.hands[0]  # a view's world keeps the seat's own hand...
+    assert sampled.hands[1] != s.hands[1]  # ...and re-deals the hidden one (this seed)
+
+
+def test_the_server_bots_deal_from_the_view() -> None:
+    assert ExpertBot.sampler is Sampler and oracle.OracleExpert.sampler is oracle.TrueWorld
+
+
+def test_a_game_of_the_oracle_ends_with_a_result() -> None:
+    assert oracle.play(0) in ("win", "loss", "draw")
