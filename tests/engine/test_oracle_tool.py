@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from game.engine import Rules, apply_action, legal_actions, new_game, view_for
+from game.engine import Rules, apply_action, legal_actions, new_game, view_for, whose_turn
 from game.engine.bots.expert import ExpertBot
 from game.engine.bots.sample import Sampler
 from game.engine.tools import oracle
@@ -11,7 +11,8 @@ from game.engine.tools import oracle
 
 def test_every_world_of_the_oracle_is_the_true_position() -> None:
     s = new_game(Rules(), 2, seed=3)
-    s = apply_action(s, 1, legal_actions(s, 1)[0]) if legal_actions(s, 1) else s
+    seat = whose_turn(s)[0]
+    s = apply_action(s, seat, legal_actions(s, seat)[0])
     oracle._TRUE[:] = [s]
     world = oracle.TrueWorld(view_for(s, 1)).deal(random.Random(0))
     assert world.hands == s.hands and world.stock == s.stock

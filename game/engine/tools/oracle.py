@@ -20,7 +20,7 @@ from game.engine.deal import new_game
 from game.engine.rules import Rules
 from game.engine.state import GameState, clone
 from game.engine.tools.arena import play_bot_game
-from game.engine.tools.tournament import wilson
+from game.engine.tools.tournament import a_seats, outcome, wilson
 from game.engine.types import Action, View
 
 _TRUE: list[GameState] = []  # the position being played, kept current by ``_follow``
@@ -49,12 +49,13 @@ def _follow(s: GameState, seat: int, action: Action) -> None:  # noqa: ARG001
 
 def play(g: int) -> str:
     """Game ``g`` of the match: "win" / "loss" / "draw" for the oracle."""
-    mine, seed, rules = 1 + g % 2, g // 2, Rules()
+    mine, seed = a_seats(g, 2, False, 1)  # the tournament's deal and seat for game g
+    rules = Rules()
     _TRUE[:] = [new_game(rules, 2, seed=seed, bot_seats=[1, 2])]  # play_bot_game's own deal
-    levels = {s: ("oracle" if s == mine else "heuristic") for s in (1, 2)}
+    levels = {s: ("oracle" if s in mine else "heuristic") for s in (1, 2)}
     r = play_bot_game(rules, 2, seed, levels, on_action=_follow,
                       bots={"oracle": OracleExpert(), "heuristic": bot_for("heuristic")}).result
-    return "draw" if r["draw"] else "loss" if mine in r["losers"] else "win"
+    return outcome(r, mine)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -82,14 +82,14 @@ def play_one(job: Job) -> Outcome:
     bots = {na: side_bot("a", a, a_opts) or bot_for(a), nb: side_bot("b", b, b_opts) or bot_for(b)}
     levels = {s: (na if s in mine else nb) for s in range(1, players + 1)}
     out = play_bot_game(rules, players, seed + deal, levels, bots=bots)
-    r = out.result
-    if r["draw"]:
-        res = "draw"
-    elif any(s in r["losers"] for s in mine):
-        res = "loss"
-    else:
-        res = "win"
-    return res, out.times
+    return outcome(out.result, mine), out.times
+
+
+def outcome(result: dict[str, Any], mine: tuple[int, ...]) -> str:
+    """"win" / "loss" / "draw" for the side holding the seats ``mine``."""
+    if result["draw"]:
+        return "draw"
+    return "loss" if any(s in result["losers"] for s in mine) else "win"
 
 
 def run(rules: Rules, players: int, a: str, b: str, games: int, k: int, seed: int,
