@@ -38,6 +38,7 @@ class Game(models.Model):
     turn_seconds = models.PositiveSmallIntegerField(default=30)  # the table's turn timer, frozen at the start
     disconnect_policy = models.CharField(max_length=10, choices=DisconnectPolicy.choices,
                                          default=DisconnectPolicy.LOSE)  # the table's, frozen at the start
+    rating_on = models.BooleanField(default=True)  # the table's «На рейтинг», frozen at the start (off: unrated)
     rated = models.BooleanField(default=False)
     unrated_reason = models.CharField(max_length=100, blank=True)
     started_at = models.DateTimeField(default=timezone.now)

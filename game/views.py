@@ -168,6 +168,7 @@ def ui_strings() -> dict[str, str]:
         "rating_change_to": _("{change} → {rating}"),
         "unrated": _("Unrated: {reason}"),
         "unrated_plain": _("This game is unrated"),
+        "unrated_rating_off": _("chosen in the search"),
         "unrated_bots": _("bots at the table"),
         "unrated_too_short": _("too short"),
         "unrated_shared_address": _("players share an address"),

@@ -43,6 +43,8 @@ class Table(models.Model):
     start_policy = models.CharField(max_length=16, choices=StartPolicy.choices, default=StartPolicy.ALL_READY)
     series_length = models.PositiveSmallIntegerField(default=1)  # 1 = single game; Quartet: 30 (docs/RULES.md#series)
     private = models.BooleanField(default=False)
+    rated = models.BooleanField(default=True)  # off: its games are unrated (a search's «На рейтинг» unticked)
+    matched = models.BooleanField(default=False)  # made by the search: its settings are the search's, locked
     invite_code = models.CharField(max_length=32, blank=True, db_index=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
     countdown_deadline = models.DateTimeField(null=True, blank=True, db_index=True)

@@ -129,14 +129,16 @@ def _room_context(request: HttpRequest, table: Table, error: ServiceError | None
         "invite_url": invite_url,
         "server_now": services.db_now().isoformat(),
         "deadline": table.countdown_deadline.isoformat() if table.countdown_deadline else "",
-        **_unrated_because(seats),
+        **_unrated_because(table, seats),
     }
 
 
-def _unrated_because(seats: list[Seat]) -> dict[str, str]:
+def _unrated_because(table: Table, seats: list[Seat]) -> dict[str, str]:
     """Why the next game here will be unrated, as far as the room can tell before the start, and what
     the players can do about it (docs/RULES.md#ratings; the full rules, ratings.fairness, also judge
     its length, the pair's day and new accounts; the ratings app words the shared-address case)."""
+    if not table.rated:
+        return {"unrated_because": _("chosen in the search"), "unrated_help": ""}
     if any(s.bot_level for s in seats):
         return {"unrated_because": _("bots at the table"), "unrated_help": ""}
     notice = pages.rating_notice(sorted({s.player_id for s in seats if s.player_id}))

@@ -3,6 +3,8 @@ rules (docs/RULES.md#ratings, stated on the rules page; the numbers are settings
 
 In order:
 
+0. Unrated for everybody, and nobody pays: a game whose table was made with «На рейтинг» off (a
+   search's choice, frozen in the game when it starts).
 1. Unrated for everybody: an aborted game (a person who had left it still pays his loss: the last
    person leaving cannot cancel the first one's); bots at the table (or fewer than two people from
    the start); two players who used one address during the game or in the days before it (any
@@ -36,6 +38,7 @@ from game.models import Game, GameEvent
 from ratings import known_pairs
 from ratings.models import RATING_STEP, GameRecord, Outcome, Rating
 
+RATING_OFF = "rating_off"
 BOTS = "bots"
 TOO_SHORT = "too_short"
 SHARED_ADDRESS = "shared_address"
@@ -65,6 +68,8 @@ class Verdict:
 
 def judge(game, humans: list, seat_outcomes: dict[int, str], all_seats: list) -> Verdict:
     """The verdict for a finishing game: `humans` are its people's GameSeat rows (with .player)."""
+    if not game.rating_on:
+        return Verdict(False, RATING_OFF)
     shared, untrusted = _shared_address(game, humans)
     reason = _unrated_for_everybody(game, humans, all_seats, seat_outcomes, untrusted)
     if reason == ABORTED and not _bots_played(game, humans, all_seats):

@@ -216,7 +216,7 @@ def _seat_group(requests: list[SearchRequest], table_settings: dict, fill: bool,
             table = lobby_services.create_table(
                 players[0], preset="classic", seats_count=table_settings["seats_count"],
                 turn_seconds=table_settings["turn_seconds"], variant=table_settings["variant"],
-                deck_size=table_settings["deck_size"])
+                deck_size=table_settings["deck_size"], rated=table_settings["rated"], matched=True)
             for number, player in enumerate(players[1:], start=2):
                 lobby_services.sit(table.pk, player, number)
             if fill:

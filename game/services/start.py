@@ -58,7 +58,7 @@ def _deal(lineup: lobby_services.Lineup) -> Game:
     data = state.to_json()
     game = Game(table_id=table_id, number=Game.objects.filter(table_id=table_id).count() + 1, rules=rules.to_dict(), seed=str(seed),
                 initial_state=data, state=data, version=0, turn_seconds=lineup.turn_seconds,
-                disconnect_policy=lineup.disconnect_policy)
+                disconnect_policy=lineup.disconnect_policy, rating_on=lineup.rated)
     game.db_now = db_now()
     changes.set_deadline(game, state)
     game.save()

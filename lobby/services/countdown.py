@@ -72,11 +72,13 @@ class Lineup:
     seats: list[LineupSeat]
     turn_seconds: int
     disconnect_policy: str
+    rated: bool = True  # the table's «На рейтинг»
 
 
 def _lineup(table: Table, seats: list[Seat]) -> Lineup:
     lineup = [LineupSeat(s.number, s.player_id, s.bot_level, bool(s.connected)) for s in occupied(seats)]
-    return Lineup(table.pk, dict(table.rules or {}), lineup, table.turn_seconds, table.disconnect_policy)
+    return Lineup(table.pk, dict(table.rules or {}), lineup, table.turn_seconds, table.disconnect_policy,
+                  table.rated)
 
 
 def take_countdown(table_id, version=None) -> Lineup | None:

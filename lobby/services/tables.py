@@ -85,8 +85,11 @@ def _split_settings(settings_: dict) -> tuple[dict, dict]:
     return table_values, rule_values
 
 
-def create_table(host, **settings_) -> Table:
-    """A new waiting table with the host in seat 1. Settings: TABLE_SETTINGS and Rules keyword names."""
+def create_table(host, *, rated: bool = True, matched: bool = False, **settings_) -> Table:
+    """A new waiting table with the host in seat 1. Settings: TABLE_SETTINGS and Rules keyword names.
+
+    ``rated`` off makes its games unrated; ``matched``: the search made it, and its settings stay
+    the search's (nobody changes them in the waiting room)."""
     ensure_player_can_play(host)
     table_values, rule_values = _split_settings(settings_)
     preset_key = table_values.get("preset") or DEFAULT_PRESET
@@ -108,7 +111,7 @@ def create_table(host, **settings_) -> Table:
     with transaction.atomic():
         stand_elsewhere(host)
         table = Table.objects.create(host=host, rules=rules_dict, invite_code=secrets.token_urlsafe(12),
-                                     **table_values)
+                                     rated=bool(rated), matched=bool(matched), **table_values)
         Seat.objects.bulk_create([Seat(table=table, number=n) for n in range(1, seats_count + 1)])
         # the host is on the site right now: connected until his socket (or its absence, via the
         # timers' stale-presence sweep) says otherwise

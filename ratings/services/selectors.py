@@ -17,6 +17,7 @@ from ratings.models import ClubStanding, GameRecord, Outcome, PlayerGame, Series
 from ratings.services.club import CLUB_SIZE
 
 UNRATED_REASONS = {
+    "rating_off": _("chosen in the search"),
     "bots": _("bots at the table"),
     "too_short": _("too short"),
     "shared_address": _("players on one address"),
