@@ -3,12 +3,15 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from . import views
+from . import pwa, views
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("metrics", views.metrics_view, name="metrics"),
     path("help/", views.help_page, name="help"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("offline/<str:lang>/", pwa.offline, name="offline"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
