@@ -374,6 +374,6 @@ def rules(request: HttpRequest) -> HttpResponse:
         preset_rows.append({"preset": p, "changes": changes})
     fair = {"min_rounds": settings.RATINGS_MIN_ROUNDS, "pair_games": settings.RATINGS_PAIR_GAMES_PER_DAY,
             "provisional_games": settings.RATINGS_PROVISIONAL_GAMES,
-            "known_pair_games": settings.RATINGS_KNOWN_PAIR_GAMES}  # docs/RULES.md#ratings, stated
+            "trust_games": settings.RATINGS_TRUST_OUTSIDE_GAMES, "trust_days": settings.RATINGS_TRUST_ACCOUNT_DAYS}  # docs/RULES.md#ratings, stated
     return render(request, "lobby/rules.html", {"settings_rows": settings_rows, "preset_rows": preset_rows,
                                                 "table_rows": TABLE_LABELS.values(), "fair": fair})

@@ -8,8 +8,8 @@ In order:
 1. Unrated for everybody: an aborted game (a person who had left it still pays his loss: the last
    person leaving cannot cancel the first one's); bots at the table (or fewer than two people from
    the start); two players who used one address during the game or in the days before it (any
-   address each used, not only his last), unless that pair is known or has earned it
-   (ratings.known_pairs: friends on one network); the same two accounts already played their daily
+   address each used, not only his last), unless a moderator knows the pair or each
+   account's games with others vouch for it (ratings.known_pairs: friends on one network); the same two accounts already played their daily
    share of rated games together.
 2. Too short (one round): unrated, but a person who lost by default (left, did not return, lost on
    time, banned) still pays: leaving early costs the leaver, the one who stays gains only from a
@@ -122,7 +122,7 @@ def shared_pairs(player_ids: list[int], started_at) -> set[tuple[int, int]]:
 
 
 def _shared_address(game, humans) -> tuple[bool, bool]:
-    """(people shared an address, and some pair of them is not a known or earned pair)."""
+    """(people shared an address, and some pair of them is not a trusted pair)."""
     pairs = shared_pairs(sorted({s.player_id for s in humans}), game.started_at)
     return bool(pairs), bool(pairs and known_pairs.untrusted(pairs))
 

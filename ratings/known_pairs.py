@@ -1,13 +1,18 @@
 """Friends on one network: which pairs of accounts that share an address may still play rated.
 
 The shared-address rule (ratings.fairness) keeps a game unrated when two of its people used one
-address around it: two accounts of one person could otherwise farm rating. Friends and families on
-one home network are let through in two ways, stated in the waiting room and on the rules page:
+address around it: two accounts of one person could otherwise farm rating. Games of the pair
+itself prove nothing (one person plays both sides as evenly as he likes), so friends and families
+on one home network are let through in two ways only, stated in the waiting room and on the rules
+page:
 
-* earned: the pair has played RATINGS_KNOWN_PAIR_GAMES finished games together on one address with
-  nothing suspicious: nobody left (or lost by default), and each of the two won at least
-  RATINGS_KNOWN_PAIR_MIN_SHARE of the games either of them won. The check reads the whole history
-  each time, so a pair whose results turn one-sided later loses it again;
+* on evidence from outside the pair: each of the two accounts is at least
+  RATINGS_TRUST_ACCOUNT_DAYS old and has played RATINGS_TRUST_OUTSIDE_GAMES rated games (not
+  voided) against other players from other addresses (games recorded without a shared address,
+  the partner not among them). Their results together still matter: a leaver in a game together,
+  or one-sided wins once RATINGS_TRUST_ONE_SIDED_AFTER games are decided (the loser won under
+  RATINGS_KNOWN_PAIR_MIN_SHARE), takes the trust back. Such a pair is listed in the moderators'
+  suspicious pairs with the trust it rests on;
 * known: a moderator marked the pair in the admin (KnownPair), with a note.
 
 Everything else still applies to them (the daily pair limit, the moderators' suspicious pairs).
@@ -25,8 +30,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import services as accounts_services
+from accounts.models import Player
 from durak_site.errors import ServiceError
 from ratings.models import GameRecord, KnownPair, Outcome, PlayerGame
+
+MODERATOR = "moderator"
+EVIDENCE = "evidence"
 
 
 @dataclass(frozen=True)
@@ -53,8 +62,26 @@ def history(a: int, b: int) -> PairHistory:
         wins[player] += outcome == Outcome.WIN
     decided = wins[a] + wins[b]
     share = float(settings.RATINGS_KNOWN_PAIR_MIN_SHARE)
-    one_sided = decided > 0 and min(wins.values()) < share * decided
+    one_sided = decided >= settings.RATINGS_TRUST_ONE_SIDED_AFTER and min(wins.values()) < share * decided
     return PairHistory(games, left or one_sided)
+
+
+def outside_games(player_id: int, partner_id: int) -> int:
+    """His rated games (not voided) against other players from other addresses, the partner not
+    among them: a game recorded without a shared address had nobody on his address."""
+    return (GameRecord.objects.filter(rated=True, voided_at__isnull=True, shared_address=False,
+                                      lines__player_id=player_id)
+            .exclude(pk__in=PlayerGame.objects.filter(player_id=partner_id).values("record_id"))
+            .count())
+
+
+def vouched_for(a: int, b: int) -> bool:
+    """Each account old enough and with enough rated games against others from other addresses."""
+    joined_before = timezone.now() - timedelta(days=settings.RATINGS_TRUST_ACCOUNT_DAYS)
+    if Player.objects.filter(pk__in=(a, b), date_joined__lte=joined_before).count() < 2:
+        return False
+    need = settings.RATINGS_TRUST_OUTSIDE_GAMES
+    return outside_games(a, b) >= need and outside_games(b, a) >= need
 
 
 def is_known(a: int, b: int) -> bool:
@@ -62,12 +89,19 @@ def is_known(a: int, b: int) -> bool:
     return KnownPair.objects.filter(low_id=low, high_id=high).exists()
 
 
+def trust(a: int, b: int) -> str:
+    """What lets this pair's games together be rated although they share an address: MODERATOR,
+    EVIDENCE (from outside the pair, with even results together), or "" (nothing)."""
+    if is_known(a, b):
+        return MODERATOR
+    if vouched_for(a, b) and not history(a, b).suspicious:
+        return EVIDENCE
+    return ""
+
+
 def trusted(a: int, b: int) -> bool:
     """Whether this pair's games together are rated although they share an address."""
-    if is_known(a, b):
-        return True
-    found = history(a, b)
-    return found.games >= settings.RATINGS_KNOWN_PAIR_GAMES and not found.suspicious
+    return bool(trust(a, b))
 
 
 def untrusted(pairs: set[tuple[int, int]]) -> set[tuple[int, int]]:
@@ -96,13 +130,12 @@ def room_notice(player_ids: list[int]) -> tuple[str, str] | None:
     pairs = untrusted(accounts_services.shared_address_pairs(player_ids, since)) if len(player_ids) > 1 else set()
     if not pairs:
         return None
-    found = min((history(*pair) for pair in pairs), key=lambda h: (not h.suspicious, h.games))
-    need = settings.RATINGS_KNOWN_PAIR_GAMES
-    if found.suspicious:
+    if any(history(*pair).suspicious for pair in pairs):
         help_text = _("Friends on one network: your results together look one-sided or someone left, so only a "
                       "moderator can confirm that you know each other.")
     else:
-        help_text = _("Friends on one network: your games together become rated after %(need)s unrated games "
-                      "together with even results (played: %(done)s), or once a moderator confirms that you "
-                      "know each other.") % {"need": need, "done": min(found.games, need)}
+        help_text = _("Friends on one network: your games together become rated once each of you has played "
+                      "%(need)s rated games with other players and each account is at least %(days)s days old, "
+                      "or once a moderator confirms that you know each other.") % {
+            "need": settings.RATINGS_TRUST_OUTSIDE_GAMES, "days": settings.RATINGS_TRUST_ACCOUNT_DAYS}
     return _("players on one address"), help_text

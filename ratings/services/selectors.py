@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from game import outcomes
 from lobby.models import Seat
-from ratings import fairness
+from ratings import fairness, known_pairs
 from ratings.models import ClubStanding, GameRecord, Outcome, PlayerGame, Series
 from ratings.services.club import CLUB_SIZE
 
@@ -139,6 +139,7 @@ class SuspiciousPair:
         self.a, self.b = a, b
         self.games: list[GameRecord] = []
         self.a_wins = self.b_wins = self.shared = self.rated = 0
+        self.trust = ""  # what lets their games on one address be rated: known_pairs.MODERATOR / EVIDENCE
 
     @property
     def one_sided(self) -> bool:
@@ -148,7 +149,9 @@ class SuspiciousPair:
 
 def suspicious_pairs(days: int = 7, min_games: int | None = None) -> list[SuspiciousPair]:
     """Pairs of accounts with many games together in the last `days`, one-sided results or a
-    shared address: most suspicious first (shared address, then the most games). Two queries."""
+    shared address: most suspicious first (shared address, then the most games). Two queries, and
+    for each pair on one address what trusts it (a pair trusted on evidence from outside it is
+    always listed: its games together are rated although one person may hold both accounts)."""
     min_games = settings.RATINGS_SUSPICIOUS_PAIR_GAMES if min_games is None else min_games
     since = timezone.now() - timedelta(days=days)
     records = {r.pk: r for r in GameRecord.objects.filter(finished_at__gte=since)}
@@ -167,5 +170,7 @@ def suspicious_pairs(days: int = 7, min_games: int | None = None) -> list[Suspic
             pair.rated += record.rated
     found = [p for p in pairs.values() if p.shared or len(p.games) >= min_games or p.one_sided]
     for p in found:
+        if p.shared:
+            p.trust = known_pairs.trust(p.a.pk, p.b.pk)
         p.games.sort(key=lambda r: r.finished_at, reverse=True)
     return sorted(found, key=lambda p: (-p.shared, -len(p.games), p.a.pk, p.b.pk))
