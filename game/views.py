@@ -19,6 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from durak_site.errors import CATALOGUE, ServiceError
@@ -225,6 +226,8 @@ def ui_strings() -> dict[str, str]:
         "round_taken_you": _("You take the cards"),
         # cheater mode: its sign on the table, and who caught whom
         "cheater_sign": _("Cheater mode"),
+        # the sign's word on a phone's narrow bar (the whole name stays for screen readers)
+        "cheater_sign_short": pgettext("short sign of the cheater mode", "Cheater"),
         "cheater_sign_help": _("Any card may be laid; others may catch a dishonest one with “Catch!”"),
         "catch_ok": _("{name} catches {cheater} on {card}: {cheater} takes every card on the table"),
         "catch_ok_you": _("You catch {cheater} on {card}: {cheater} takes every card on the table"),
