@@ -62,6 +62,13 @@ function duration(ms) {
   return m ? fmt(T.time_min_s, { m, s }) : fmt(T.time_s, { s });
 }
 
+/** Two last-move records of one move: equal but for how the round closed after it. */
+function sameMove(a, b) {
+  if (!a || !b) return false;
+  const bare = (m) => JSON.stringify({ ...m, closed: null });
+  return bare(a) === bare(b);
+}
+
 /** One frame's news for the log: the new last move, seats a bot took over or handed back, and
  *  (on the first frame after a return) how long a bot played the viewer's seat.
  *  `before` is what the client knew before this frame: {version, deadline, deadlineKind, seats}. */
@@ -69,7 +76,10 @@ export function noteFrame(prev, before, f) {
   const v = S.view;
   const l = v.last;
   const changed = !prev || JSON.stringify(prev.last) !== JSON.stringify(l);
-  if (changed && l && l.seat != null) {
+  // cheater mode's check window ends by re-sending the round's last move with how the round closed:
+  // the same move, told once; only the round's end is news
+  const closedOnly = changed && prev && l && sameMove(prev.last, l) && !prev.last.closed && l.closed;
+  if (changed && l && l.seat != null && !closedOnly) {
     if (l.type === "catch") {
       const text = catchText(v, l);
       add(text, "catch");
@@ -81,6 +91,8 @@ export function noteFrame(prev, before, f) {
     } else {
       add(lastText(v), (S.seats[l.seat] || {}).bot ? "bot" : "move");
     }
+  }
+  if (changed && l && l.seat != null) {
     if (prev && l.closed === "bito") add(T.round_bito, "round");
     else if (prev && l.closed === "take" && prev.defender != null) {
       add(prev.defender === v.seat ? T.round_taken_you : fmt(T.round_taken, { name: nick(prev.defender) }), "round");
