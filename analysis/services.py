@@ -19,6 +19,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts import services as accounts_services
 from durak_site.celery import app as celery_app
 from durak_site.errors import ServiceError
 from game import engine
@@ -63,6 +64,7 @@ def check_may_request(game: Game, player) -> None:
     """A player of the game may ask for its analysis, and anyone signed in for a finished public game."""
     if not player or not player.is_authenticated:
         raise ServiceError("analysis_login")
+    accounts_services.ensure_can_play(player)  # a session that outlived a ban queues nothing
     if game.status != Game.Status.FINISHED:
         raise ServiceError("analysis_not_over")
     if game.table.private and not player.is_staff and not is_player(game, player):

@@ -8,6 +8,7 @@ class SocialConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts import pages as profile_pages
+        from accounts.signals import player_banned
         from game import sweep_hooks
         from lobby import guards, pages
 
@@ -21,4 +22,5 @@ class SocialConfig(AppConfig):
         profile_pages.register_profile_panel("social/profile_mark.html", place="facts")  # his reliability mark
         profile_pages.register_profile_panel("social/profile_link.html", place="links")
         guards.register_seat_guard(people.seat_refusal)  # blocks, «only reliable players»
+        player_banned.connect(people.on_player_banned, dispatch_uid="social.on_player_banned")
         sweep_hooks.register("social", queue.sweep)  # the in-process ticker's share (embedded default)

@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from accounts.models import Player
+from accounts.services import ensure_can_play
 from durak_site.clock import db_now
 from durak_site.errors import ServiceError
 from lobby import services as lobby_services
@@ -29,8 +30,10 @@ FRIEND_REQUESTS_PER_HOUR = 20
 
 
 def _require_player(player) -> None:
+    """Signed in and not banned: a ban stops every social action of a session that outlived it."""
     if player is None or not player.is_authenticated:
         raise ServiceError("login_required")
+    ensure_can_play(player)
 
 
 def find_player(player_id) -> Player:
@@ -265,6 +268,21 @@ def answer(guest, invitation_id, accept: bool) -> Invitation:
         row.save(update_fields=["status"])
         notify.tell(row.host_id, "invitation_accepted", nick=guest.nick)
     return row
+
+
+def on_player_banned(sender, player_id: int, **kwargs) -> None:
+    """accounts.signals.player_banned: his pending invitations, sent or received, are withdrawn
+    (each guest's notice goes away) and his search ends (the lobby frees his seats)."""
+    with transaction.atomic():
+        pending = list(Invitation.objects.select_for_update()
+                       .filter(Q(host_id=player_id) | Q(guest_id=player_id), status=Invitation.Status.PENDING))
+        Invitation.objects.filter(pk__in=[i.pk for i in pending]).update(status=Invitation.Status.EXPIRED)
+        for row in pending:
+            if row.host_id == player_id:
+                notify.tell(row.guest_id, "invitation_withdrawn", id=row.pk)
+    from . import queue  # the queue imports this module
+
+    queue.end_search_of(player_id)
 
 
 def expire_invitations() -> int:

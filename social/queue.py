@@ -143,6 +143,18 @@ def cancel(player) -> bool:
     return bool(n)
 
 
+def end_search_of(player_id: int) -> bool:
+    """His waiting search ends (a ban); a matched one is dropped by the no-show rule, which
+    requeues the others."""
+    with transaction.atomic():
+        n = (SearchRequest.objects.filter(player_id=player_id, status=SearchRequest.Status.WAITING)
+             .update(status=SearchRequest.Status.CANCELLED, finished_at=db_now()))
+    if n:
+        queue_news.changed()
+        notify.tell(player_id, "search_ended")
+    return bool(n)
+
+
 def others_searching(request: SearchRequest) -> int:
     """Others waiting whose choices could meet his (ignoring ratings)."""
     return queue_news.others(queue_news.read()["modes"], request.choices())

@@ -38,6 +38,7 @@ from lobby.services.seats import (
     fire_inactive_seat,
     fire_inactive_seats,
     move_seat,
+    on_player_banned,
     remove_bot,
     set_presence,
     set_ready,
@@ -74,6 +75,6 @@ __all__ = [
     "close_table", "create_table", "db_now", "fire_inactive_seat", "fire_inactive_seats", "fire_rematch_deadline",
     "game_finished", "in_every_language", "invite_code_ok", "lineup_for_start", "mark_playing", "move_seat",
     "player_left_game", "quick_play", "remove_bot", "rules_setter_id", "set_presence", "set_ready",
-    "shows_last_game", "sit", "stand", "start_blocker", "start_failed", "table_version", "take_countdown",
+    "shows_last_game", "sit", "stand", "on_player_banned", "start_blocker", "start_failed", "table_version", "take_countdown",
     "touch_presence", "update_rules",
 ]

@@ -16,6 +16,7 @@ from datetime import timedelta
 from django.db import models
 from django.utils.translation import gettext as _
 
+from accounts.models import Player
 from durak_site.clock import db_now
 from durak_site.errors import ServiceError
 from game.engine.bots import BOTS, DEFAULT_LEVEL, LEVEL_BY_CODE
@@ -232,6 +233,21 @@ def touch_presence(table_id, player_id) -> None:
         set_presence(table_id, player_id, True)
         return
     Seat.objects.filter(pk=seat.pk).update(last_seen=db_now(), inactive_deadline=None)
+
+
+def on_player_banned(sender, player_id: int, **kwargs) -> None:
+    """accounts.signals.player_banned: his seats at waiting tables are freed (a running game's seat
+    is the game app's: a bot takes it), so he can neither start a game nor invite from them."""
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        return
+    for seat in Seat.objects.filter(player_id=player_id).select_related("table"):
+        if seat.table.status == Table.Status.CLOSED or seat.in_game:
+            continue
+        try:
+            stand(seat.table_id, player)
+        except ServiceError:  # a game began meanwhile: the game app hands that seat to a bot
+            continue
 
 
 def fire_inactive_seat(table_id, seat_number=None) -> int:
