@@ -2,7 +2,7 @@
 
 Accounts is the lowest app: it never imports ratings, so the profile names no rating and links no
 public page of its own accord. Ratings adds both in RatingsConfig.ready(): "facts" inside the list
-of facts about him, "links" after it. `{% profile_panels place as panels %}` (accounts_tags) names
+of facts about him, "links" after it; "settings" are sections of their own (notifications). `{% profile_panels place as panels %}` (accounts_tags) names
 them to the page.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from durak_site.panels import Panels
 
-PLACES = ("facts", "links")
+PLACES = ("facts", "links", "settings")
 _panels = Panels("the profile page", PLACES)
 
 

@@ -26,6 +26,7 @@ from game import engine
 from game.engine.analysis import Budget, analyse
 from game.models import Game, GameSeat
 
+from . import signals
 from .models import Analysis, AnalysisSettings, SeatAnalysis
 
 log = logging.getLogger(__name__)
@@ -165,6 +166,8 @@ def run(analysis_id: int) -> bool:
                              mistakes=f["marks"]["?"], inaccuracies=f["marks"]["?!"], turning_step=f["turning"],
                              patterns=f["patterns"])
                 for n, f in result["seats"].items()])
+        if a.requested_by_id:  # committed: tell whoever listens (notifications pushes it to him)
+            signals.analysis_done.send(sender=Analysis, game_id=game.pk, player_id=a.requested_by_id)
         return True
     except Exception as e:
         log.exception("analysis %s failed", analysis_id)

@@ -160,6 +160,10 @@ CATALOGUE = {
     "invitation_expired": _("This invitation has expired."),
     "seat_unavailable": _("You cannot sit at this table."),
     "seat_reliable_only": _("The host accepts only reliable players at this table."),
+    # notifications (notifications.services)
+    "push_off": _("Notifications are not set up on this server."),
+    "push_subscription_invalid": _("This browser's notification subscription cannot be used."),
+    "push_too_often": _("Too many notification changes; try again in a minute."),
 }
 
 GENERIC = _("That is not allowed.")

@@ -86,6 +86,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "static_url": settings.STATIC_URL,
         "offline": json.dumps(offline),
         "default_lang": settings.LANGUAGE_CODE,
+        "icon": static("site/icons/icon-192.png"),
     })
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache, max-age=0"

@@ -96,6 +96,7 @@ INSTALLED_APPS = [
     "analysis",
     "social",
     "chat",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -216,6 +217,17 @@ CELERY_BEAT_SCHEDULE = {
 }
 CHAT_RETENTION_DAYS = _CHAT_RETENTION_DAYS  # chat messages kept this long (reported ones until the report closes)
 ADDRESS_RETENTION_DAYS = _ADDRESS_RETENTION_DAYS  # the addresses a player used, kept this long after their last use
+
+# Web Push (notifications/, docs/settings.md): off unless both VAPID keys are set. A push is posted by
+# the worker (default queue) to the subscription's push service, which must be one of these hosts.
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()  # base64url, uncompressed P-256 point
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()  # base64url raw key (or DER)
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@durak.invalid").strip()
+PUSH_RUNNER = ""  # "" = "celery" with Redis, "local" (a thread) without
+PUSH_TIMEOUT = 5  # seconds the worker waits for a push service
+PUSH_ENDPOINT_SCHEMES = ("https",)
+PUSH_SERVICE_HOSTS = ("fcm.googleapis.com", "push.services.mozilla.com", "push.apple.com", "notify.windows.com")
+PUSH_CHANGES_PER_MINUTE = 30  # subscription and settings changes one player may make
 
 # Live play
 CHEATER_CHECK_SECONDS = 4.0  # docs/RULES.md#check-phase: the window to catch a cheater

@@ -19,6 +19,7 @@ urlpatterns = [
     path("games/", include("game.urls")),
     path("ratings/", include("ratings.urls")),
     path("analysis/", include("analysis.urls")),
+    path("notifications/", include("notifications.urls")),
     path("", include("social.urls")),
     path("", views.home, name="home"),
 ]

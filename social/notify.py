@@ -6,7 +6,18 @@ event type it has no handler for would close it. Every event here is sent after 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from durak_site import realtime
+
+# apps above social that also want the news (notifications pushes some kinds to his devices),
+# registered in their ready(): listener(player_id, kind, data), called inside the transaction
+_listeners: list[Callable[[int, str, dict], None]] = []
+
+
+def on_news(listener: Callable[[int, str, dict], None]) -> None:
+    if listener not in _listeners:
+        _listeners.append(listener)
 
 
 def site_group(player_id: int) -> str:
@@ -19,8 +30,14 @@ ONLINE_GROUP = "site-online"  # every site socket that shows the online list (th
 def tell(recipient_id: int, kind: str, **data) -> None:
     """`{"type": kind, ...}` reaches every site socket of the player once the transaction commits."""
     realtime.send_on_commit([(site_group(recipient_id), {"type": "site.notify", "payload": {"type": kind, **data}})])
+    for listener in _listeners:
+        listener(recipient_id, kind, data)
 
 
 def tell_many(player_ids, kind: str, **data) -> None:
+    player_ids = list(player_ids)
     realtime.send_on_commit([(site_group(pid), {"type": "site.notify", "payload": {"type": kind, **data}})
                              for pid in player_ids])
+    for listener in _listeners:
+        for pid in player_ids:
+            listener(pid, kind, data)

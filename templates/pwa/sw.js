@@ -10,6 +10,7 @@ const DEFAULT_LANG = "{{ default_lang }}";
 const CACHE = `club-${RELEASE}`;
 const META = "club-meta"; // the page's language, for the offline page (kept across releases)
 const LANG_KEY = "/__club/lang";
+const ICON = "{{ icon }}";
 const HASHED = /\.[0-9a-f]{12}\.[A-Za-z0-9]+$/; // collectstatic's name.<hash>.ext
 
 self.addEventListener("install", (event) => {
@@ -69,4 +70,30 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(hashedAsset(request));
   }
   // anything else goes to the network as if there were no worker
+});
+
+// Web Push (notifications/delivery.py): the server's message, already worded in the device's
+// language; its tag is the push topic, so the next «Ваш ход» of a game replaces the last one.
+self.addEventListener("push", (event) => {
+  let data = {};
+  try { data = event.data ? event.data.json() : {}; } catch (e) { data = {}; }
+  if (!data.title) return;
+  event.waitUntil(self.registration.showNotification(data.title, {
+    body: data.body || "", tag: data.tag || undefined, renotify: !!data.tag, icon: ICON, badge: ICON,
+    data: { url: data.url || "/" }, vibrate: data.vibrate ? [120, 60, 120] : undefined,
+  }));
+});
+
+// A tap opens the right page: an open tab of it if there is one, else a new one.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const target = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  if (target.origin !== self.location.origin) return;
+  event.waitUntil((async () => {
+    const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+    for (const client of open) {
+      if (new URL(client.url).pathname === target.pathname && "focus" in client) return client.focus();
+    }
+    return self.clients.openWindow(target.href);
+  })());
 });

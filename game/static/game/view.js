@@ -36,6 +36,8 @@ export function render(prev = null, from = null) {
   if (prev && from) animateClear(prev, v, from);
   if (first && isFreshDeal(v)) { animateDeal(v); sounds.play("deal"); }
   tick();
+  // other modules of the page follow the game from here (notifications/table.js, blind.js)
+  document.dispatchEvent(new CustomEvent("table-view", { detail: { view: v, prev, version: S.version } }));
 }
 
 /** The very start of a game: nothing played yet (the deal is worth showing). */
