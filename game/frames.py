@@ -174,13 +174,19 @@ def view_frame(game: Game, seat: int | None) -> dict:
     out = frame(game, engine.GameState.from_json(game.state), seat, seat_facts(game, game_seats(game)))
     if seat is not None and game.status == Game.Status.PLAYING:
         out["bot_played"] = bot_played(game, seat)
+    elif seat is not None and game.status == Game.Status.FINISHED:
+        out["bot_played"] = bot_played(game, seat, finished_at=game.finished_at)
     return out
 
 
-def bot_played(game: Game, seat: int, now: datetime | None = None) -> dict | None:
+def bot_played(game: Game, seat: int, now: datetime | None = None,
+               finished_at: datetime | None = None) -> dict | None:
     """The last stretch a bot played `seat` for its absent owner (004), from the log's set_bots
     events: {"since", "until" (None: still playing), "moves"} — so a player who comes back is told
-    for how long and how many moves were made for him. None if there was none lately."""
+    for how long and how many moves were made for him. None if there was none lately.
+
+    Of a finished game (`finished_at`) the last stretch however old, and "finished": True when the
+    bot was still in the seat at the end: it finished the game for him."""
     now = now or timezone.now()
     events = (GameEvent.objects.filter(game=game, seat__isnull=True, action__type="set_bots")
               .order_by("seq").values_list("seq", "action", "created_at"))
@@ -196,6 +202,12 @@ def bot_played(game: Game, seat: int, now: datetime | None = None) -> dict | Non
     if last is None:
         return None
     (since_seq, since), end = last
+    if finished_at is not None:
+        moves = GameEvent.objects.filter(game=game, seat=seat, source="bot", seq__gt=since_seq)
+        if end is not None:
+            moves = moves.filter(seq__lt=end[0])
+        return {"since": _iso(since), "until": _iso(end[1] if end else _aware(finished_at)),
+                "moves": moves.count(), "finished": end is None}
     if end is not None and now - end[1] > BOT_PLAYED_TOLD_FOR:
         return None
     moves = GameEvent.objects.filter(game=game, seat=seat, source="bot", seq__gt=since_seq)

@@ -123,11 +123,16 @@ def stored(result: dict | None) -> dict[int, str] | None:
     return {int(r["seat"]): str(r["outcome"]) for r in rows}
 
 
-def with_ratings(result: dict, rated: bool, unrated_reason: str, changes: dict) -> dict:
+def with_ratings(result: dict, rated: bool, unrated_reason: str, changes: dict,
+                 win_withheld: Iterable[int] = ()) -> dict:
     """A copy of Game.result with the rating facts filled in: ``changes`` is {seat: (change, after)}
-    for the seats whose rating moved (others get null: unrated for them)."""
+    for the seats whose rating moved (others get null: unrated for them); a seat in ``win_withheld``
+    won by the board but collected nothing (docs/RULES.md#ratings: the clock or a bot made most of
+    its moves), which its row says, so the result dialog can tell why."""
+    withheld = set(win_withheld)
     rows = []
     for row in result.get("outcomes") or []:
         change, after = changes.get(row["seat"], (None, None))
-        rows.append({**row, "rating_change": change, "rating_after": after})
+        rows.append({**row, "rating_change": change, "rating_after": after,
+                     **({"win_withheld": True} if row["seat"] in withheld else {})})
     return {**result, "outcomes": rows, "rated": bool(rated), "unrated_reason": unrated_reason}

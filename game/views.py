@@ -246,6 +246,12 @@ def ui_strings() -> dict[str, str]:
         "seat_back": _("{name} is back at the table"),
         "bot_played_for_you": _("While you were away, a bot played for you for {time} ({moves} moves)."),
         "bot_plays_for_you": _("A bot has been playing for you for {time}: your seat is yours again."),
+        # the result of a game a bot played (or finished) for a player who was away, and its rule
+        "bot_finished_for_you": _("While you were away, a bot finished the game for you: {time}, {moves} moves."),
+        "rule_win_withheld": _("So the win earns you no rating: a win counts only if you made at least half "
+                               "of your seat's moves yourself."),
+        "rule_bot_moves_count": _("The bot's moves were your seat's: the result counts as the cards decided it."),
+        "rule_link": _("The rule"),
         "time_min_s": _("{m} min {s} s"),
         "time_s": _("{s} s"),
         "rematch_play_again": _("Play again"),
@@ -298,6 +304,7 @@ def table_context(request: HttpRequest, table, game: Game | None = None, seat: i
         "leave_url": reverse("game:leave", args=[game.pk]) if game else None,
         "lobby_url": _lobby_url("lobby:list") or _lobby_url("lobby:index") or reverse("home"),
         "table_url": _lobby_url("lobby:table", table.pk) or request.get_full_path(),
+        "rules_url": _lobby_url("lobby:rules"),
         "harness": None,
     }
     return {
@@ -390,6 +397,7 @@ def dev_table(request: HttpRequest) -> HttpResponse:
         "turn_seconds": 30,
         "server_now": timezone.now().isoformat(),
         "table_status": "rematch" if frame["view"].get("result") else "playing",
+        "rules_url": _lobby_url("lobby:rules"),
         "rematch_deadline": None,
         "rematch_seconds": REMATCH_SECONDS,
         "ready_url": None,

@@ -64,6 +64,8 @@ class Verdict:
     reason: str  # an unrated reason code, or "provisional" when a seat's change was withheld
     deltas: dict[int, int] = field(default_factory=dict)  # player id -> change, for those whose rating moves
     shared_address: bool = False
+    # the people whose win was not theirs to collect: most of their seat's moves the clock or a bot made
+    win_withheld: set[int] = field(default_factory=set)
 
 
 def judge(game, humans: list, seat_outcomes: dict[int, str], all_seats: list) -> Verdict:
@@ -79,9 +81,13 @@ def judge(game, humans: list, seat_outcomes: dict[int, str], all_seats: list) ->
     if _too_short(game):
         return Verdict(False, TOO_SHORT, _leavers_pay(humans, seat_outcomes), shared_address=shared)
     deltas, withheld = _rated_changes(humans, seat_outcomes)
+    win_withheld = set()
     for player_id in _mostly_played_for(game, humans):
+        if deltas.get(player_id, 0) > 0:
+            win_withheld.add(player_id)
         deltas[player_id] = min(deltas.get(player_id, 0), 0)  # no win for a game a bot or the clock played
-    return Verdict(bool(deltas), PROVISIONAL if withheld else "", deltas, shared_address=shared)
+    return Verdict(bool(deltas), PROVISIONAL if withheld else "", deltas, shared_address=shared,
+                   win_withheld=win_withheld)
 
 
 def _unrated_for_everybody(game, humans, all_seats, seat_outcomes, untrusted_shared: bool) -> str:

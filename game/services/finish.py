@@ -64,9 +64,11 @@ def stop_clocks(game: Game, seats: list[GameSeat] | None = None) -> None:
 def _tell_finished(game: Game, seats: list[GameSeat]) -> None:
     """The apps above hear of the end inside this transaction (a savepoint: their failure must not
     keep the game from ending: it then ends unrated). A receiver answers with its record: ``rated``,
-    ``unrated_reason`` and ``seat_changes`` ({seat: (rating change, rating after)})."""
+    ``unrated_reason``, ``seat_changes`` ({seat: (rating change, rating after)}) and
+    ``win_withheld_seats`` (seats whose win counted nothing: the clock or a bot made most of their moves)."""
     game.rated, game.unrated_reason = False, ""
     changes: dict = {}
+    withheld: list[int] = []
     try:
         with transaction.atomic():
             responses = signals.game_finished.send(sender=Game, game=game, seats=seats)
@@ -79,7 +81,8 @@ def _tell_finished(game: Game, seats: list[GameSeat]) -> None:
                 game.rated = bool(record.rated)
                 game.unrated_reason = str(record.unrated_reason or "")[:100]
                 changes = dict(record.seat_changes)
-    game.result = outcomes.with_ratings(game.result, game.rated, game.unrated_reason, changes)
+                withheld = list(getattr(record, "win_withheld_seats", None) or [])
+    game.result = outcomes.with_ratings(game.result, game.rated, game.unrated_reason, changes, withheld)
 
 
 def abandon(game: Game, state: engine.GameState, seats: list[GameSeat]) -> Game:

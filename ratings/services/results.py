@@ -86,6 +86,7 @@ def record_game_result(game, seats: list | None = None) -> GameRecord:
         shared_address=verdict.shared_address, finished_at=finished_at,
     )
     record.seat_changes = _pay(game, humans, codes, verdict.deltas, variant, finished_at)
+    record.win_withheld_seats = sorted(s.number for s in humans if s.player_id in verdict.win_withheld)
     PlayerGame.objects.bulk_create([
         PlayerGame(record=record, player_id=s.player_id, seat=s.number, outcome=fairness.board_outcome(codes[s.number]),
                    reason=codes[s.number], delta=verdict.deltas.get(s.player_id, 0),

@@ -4,7 +4,7 @@
 
 import { label } from "./cards.js";
 import { toast } from "./feedback.js";
-import { S, T, fmt, nick } from "./state.js";
+import { S, T, duration, fmt, nick } from "./state.js";
 import { lastText } from "./view.js";
 
 const MAX = 60;
@@ -54,12 +54,6 @@ function byClock(prev, before, v) {
   if ((S.seats[v.seat] || {}).bot) return false;  // a bot plays his seat: not the clock
   if (before.deadlineKind !== "turn" || !before.deadline || !(prev.turn || []).includes(v.seat)) return false;
   return S.clock.now() >= Date.parse(before.deadline) - 1500;
-}
-
-function duration(ms) {
-  const total = Math.max(1, Math.round(ms / 1000));
-  const m = Math.floor(total / 60), s = total % 60;
-  return m ? fmt(T.time_min_s, { m, s }) : fmt(T.time_s, { s });
 }
 
 /** Two last-move records of one move: equal but for how the round closed after it. */

@@ -2,7 +2,7 @@
 
 import { celebrate } from "./motion.js";
 import { movedOnCheck } from "./navigation.js";
-import { CFG, S, T, fmt, names, nick } from "./state.js";
+import { CFG, S, T, duration, fmt, names, nick } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -72,7 +72,8 @@ export function renderResult(v) {
   const mainEl = $("g-result-main");
   mainEl.textContent = main;
   mainEl.classList.toggle("lost", me != null && losers.includes(me));
-  $("g-result-sub").textContent = sub;
+  const botTold = botPlayedLines(v, r);
+  $("g-result-sub").textContent = botTold ? "" : sub;  // «well played» is not his to read when a bot played
   const reasonKey = "reason_" + (r.reason || "");
   const who = (r.left && r.left[0]) ?? (r.timed_out && r.timed_out[0]) ?? r.loser ?? losers[0];
   $("g-result-reason").textContent = !r.outcomes && T[reasonKey] ? fmt(T.reason, { reason: fmt(T[reasonKey], { name: nick(who) }) }) : "";
@@ -115,6 +116,38 @@ export function renderResult(v) {
   $("g-to-lobby").href = CFG.lobby_url || "/";
   if (wasHidden && canRematch) rb.focus({ preventScroll: true });
   updateRematchInfo();
+}
+
+/** A seat a bot played while its player was away: what happened and which rule set his result,
+ *  with a link to the rule («Ходы бота за ваше место — ваши ходы», «победа — только за свои ходы»).
+ *  Returns whether there was anything to tell. */
+function botPlayedLines(v, r) {
+  const box = $("g-result-bot");
+  if (!box) return false;
+  const bp = S.frame && S.frame.bot_played;
+  const mine = (r.outcomes || []).find((o) => o.seat === v.seat);
+  if (v.seat == null || !bp || !bp.since) { box.hidden = true; box.replaceChildren(); return false; }
+  const what = document.createElement("span");
+  const until = bp.until ? Date.parse(bp.until) : S.clock.now();
+  what.textContent = bp.finished ? fmt(T.bot_finished_for_you, { time: duration(until - Date.parse(bp.since)), moves: bp.moves })
+    : fmt(T.bot_played_for_you, { time: duration(until - Date.parse(bp.since)), moves: bp.moves });
+  const parts = [what];
+  const rated = r.rated !== false && mine && mine.rating_change != null;
+  if (rated || (mine && mine.win_withheld)) {
+    const rule = document.createElement("span");
+    rule.textContent = " " + (mine.win_withheld ? T.rule_win_withheld : T.rule_bot_moves_count);
+    parts.push(rule);
+    if (CFG.rules_url) {
+      const a = document.createElement("a");
+      a.href = CFG.rules_url + "#rating-own-moves";
+      a.textContent = T.rule_link;
+      a.className = "g-result-rule";
+      parts.push(" ", a);
+    }
+  }
+  box.replaceChildren(...parts);
+  box.hidden = false;
+  return true;
 }
 
 /** The header's rating (templates/base.html #site-rating) follows the viewer's new rating. */

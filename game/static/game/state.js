@@ -66,6 +66,13 @@ export function nick(n) {
   if (s && s.nick) return s.nick;
   return s && s.bot ? fmt(T.bot_n, { n }) : fmt(T.seat_n, { n });
 }
+/** «2 мин 8 с» / «40 с»: how long something lasted. */
+export function duration(ms) {
+  const total = Math.max(1, Math.round(ms / 1000));
+  const m = Math.floor(total / 60), s = total % 60;
+  return m ? fmt(T.time_min_s, { m, s }) : fmt(T.time_s, { s });
+}
+
 export function names(list) { return (list || []).map(nick).join(", "); }
 export function partnerOf(n, v) { return v.pairs && v.players === 4 ? ((n + 1) % 4) + 1 : null; } // seats 1&3, 2&4
 
