@@ -137,9 +137,13 @@ def check_seconds() -> float:
     return float(settings.CHEATER_CHECK_SECONDS)
 
 
-def turn_seconds(game: Game) -> float:
-    """The turn clock of a game (its table's setting; 30 s for a game recorded without one)."""
-    return float(game.turn_seconds or 30)
+def turn_seconds(game: Game, seats: list[int] | None = None) -> float:
+    """The turn clock of a game (its table's setting; 30 s for a game recorded without one), halved
+    when a seat it runs for (`seats`, else the running deadline's) halved its own clock."""
+    full = float(game.turn_seconds or 30)
+    halved = game.halved_seats or ()
+    running = game.deadline_seats if seats is None else seats
+    return full / 2 if halved and any(s in halved for s in running or ()) else full
 
 
 def frame(game: Game, state: engine.GameState, seat: int | None, seats: list[dict]) -> dict:

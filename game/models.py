@@ -39,6 +39,8 @@ class Game(models.Model):
     disconnect_policy = models.CharField(max_length=10, choices=DisconnectPolicy.choices,
                                          default=DisconnectPolicy.LOSE)  # the table's, frozen at the start
     rating_on = models.BooleanField(default=True)  # the table's «На рейтинг», frozen at the start (off: unrated)
+    # seats whose player halved his own turn clock (a tournament's berserk, game.services.halve_turn_clock)
+    halved_seats = models.JSONField(default=list, blank=True)
     rated = models.BooleanField(default=False)
     unrated_reason = models.CharField(max_length=100, blank=True)
     started_at = models.DateTimeField(default=timezone.now)

@@ -50,11 +50,12 @@ from game.services.presence import (
 from game.services.selectors import connect_info, current_game, game_version, viewer_seat
 from game.services.sending import republish
 from game.services.start import fire_countdown, start_game
+from game.services.turn_clock import halve_turn_clock
 
 __all__ = [
     "ACTION_TYPES", "LATE_CODES", "MAX_ACTION_KEYS", "MAX_MSG_ID", "TAKEOVER_LEVEL", "Applied", "SessionMoved",
     "abort_game", "apply_bot_action", "apply_player_action", "bot_view", "connect_info", "current_game",
     "fire_check_deadline", "fire_countdown", "fire_disconnect_deadline", "fire_turn_deadline", "game_version",
-    "hand_back", "heartbeat", "leave_game", "move_bot", "on_player_banned", "on_table_closed", "record_void",
+    "halve_turn_clock", "hand_back", "heartbeat", "leave_game", "move_bot", "on_player_banned", "on_table_closed", "record_void",
     "republish", "set_connected", "start_game", "takeover", "validate_action", "validate_msg_id", "viewer_seat",
 ]

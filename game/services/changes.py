@@ -20,9 +20,9 @@ def set_deadline(game: Game, state: engine.GameState) -> None:
         game.deadline_kind = Game.DeadlineKind.CHECK
         game.deadline_seats = []
     else:
-        game.deadline = now + timedelta(seconds=frames.turn_seconds(game))
-        game.deadline_kind = Game.DeadlineKind.TURN
         game.deadline_seats = engine.whose_turn(state)
+        game.deadline = now + timedelta(seconds=frames.turn_seconds(game, game.deadline_seats))
+        game.deadline_kind = Game.DeadlineKind.TURN
 
 
 def save(game: Game, state: engine.GameState, seats: list[GameSeat] | None = None) -> Game:
