@@ -34,7 +34,7 @@ from game.flood import TokenBucket
 from game.socket_calls import language as _language  # the table socket's reading of the language cookie
 from game.socket_calls import session_check
 
-from . import beats, notify, people, presence, queue, queue_news
+from . import beats, notify, people, presence, queue, queue_news, site_hooks
 
 log = logging.getLogger(__name__)
 
@@ -200,6 +200,10 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
             await self._push_online()
         if path.startswith("/play/"):
             await self._watch_queue(True)
+        for group in await in_thread(site_hooks.page_groups)(self.user.pk, path):
+            if group not in self.joined:
+                await self.channel_layer.group_add(group, self.channel_name)
+                self.joined.append(group)
 
     async def _watch_queue(self, on: bool) -> None:
         if on and not self.watching_queue:

@@ -52,8 +52,19 @@
 
   function go(url) { if (url && location.pathname !== url && !held()) location.assign(url); }
 
+  function beep() {
+    try {
+      var ctx = new (window.AudioContext || window.webkitAudioContext)();
+      var osc = ctx.createOscillator(), gain = ctx.createGain();
+      osc.frequency.value = 880; gain.gain.value = 0.08;
+      osc.connect(gain); gain.connect(ctx.destination);
+      osc.start(); osc.stop(ctx.currentTime + 0.15);
+    } catch (e) { /* no sound where the browser allows none */ }
+  }
+
   function matched(url) {
     if (!url || location.pathname === url) return;
+    beep();
     if (!held()) { toast(T.match, [], 3000); go(url); return; }
     if (state.heldUrl === url) return;  // told once (hello and match both carry it)
     state.heldUrl = url;
@@ -131,6 +142,8 @@
     try { msg = JSON.parse(ev.data); } catch (e) { return; }
     state.messages.push(msg);
     if (state.messages.length > 50) state.messages.shift();
+    // pages of the apps above listen for their own news (tournaments' live standings)
+    document.dispatchEvent(new CustomEvent("site-message", { detail: msg }));
     switch (msg.type) {
       case "hello": drawSearch(msg.search); break;
       case "search": drawSearch(msg.search); break;
@@ -147,7 +160,14 @@
         toast(fmt(T[msg.type], msg), [], 6000); break;
       case "online": drawOnline(msg); break;
       case "error": if (msg.message) toast(msg.message, [], 6000); break;
-      default: break;
+      default:
+        // news of an app above with its own words (e.g. a tournament about to start): a toast and a link
+        if (msg.toast) {
+          var lang = (document.documentElement.lang || "ru").slice(0, 2);
+          var text = msg.toast[lang] || msg.toast.ru;
+          toast(text, msg.url ? [{ label: T.see || "→", href: msg.url, cls: "btn-gold" }] : [], 20000);
+        }
+        break;
     }
   }
 

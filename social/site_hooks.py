@@ -1,0 +1,25 @@
+"""What apps above social add to the site socket: a page hook is told which page a tab shows (the
+socket's `page` message) and answers the channel groups that tab should hear (e.g. an event's live
+standings), doing whatever arriving there means for the player. Registered in the app's ready();
+the hook runs on the thread pool (it may read the database) and is authorised by the hook itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+PageHook = Callable[[int, str], list[str]]
+_hooks: list[PageHook] = []
+
+
+def register_page_hook(hook: PageHook) -> None:
+    if hook not in _hooks:
+        _hooks.append(hook)
+
+
+def page_groups(player_id: int, path: str) -> list[str]:
+    """Every registered hook's groups for this player on this page (one thread hop for all)."""
+    groups: list[str] = []
+    for hook in _hooks:
+        groups.extend(hook(player_id, path))
+    return groups
