@@ -164,6 +164,28 @@ CATALOGUE = {
     "push_off": _("Notifications are not set up on this server."),
     "push_subscription_invalid": _("This browser's notification subscription cannot be used."),
     "push_too_often": _("Too many notification changes; try again in a minute."),
+    # tournaments
+    "tournament_not_found": _("There is no such tournament."),
+    "tournament_over": _("This tournament is over."),
+    "tournament_join_closed": _("Joining is closed: the tournament is about to end or its rounds have begun."),
+    "tournament_private": _("This is a private tournament: join through the link its creator shares."),
+    "tournament_password": _("Wrong password for this tournament."),
+    "tournament_not_joined": _("You are not in this tournament."),
+    "tournament_withdrawn": _("You are out of this tournament."),
+    "tournament_already_paused": _("You are already on a pause."),
+    "tournament_not_paused": _("You are not on a pause."),
+    "tournament_no_pause": _("A Swiss tournament has no pauses: a missed round is lost."),
+    "berserk_not_playing": _("Berserk is for a running tournament game of yours."),
+    "berserk_after_move": _("Berserk is possible only before your first move."),
+    "berserk_twice": _("You have already chosen berserk in this game."),
+    "tournament_bad_name": _("The name is 3 to 60 characters."),
+    "tournament_bad_format": _("The format is arena or Swiss."),
+    "tournament_bad_start": _("The start is between 2 minutes and 30 days from now."),
+    "tournament_bad_length": _("An arena lasts 20, 30, 45, 60 or 90 minutes."),
+    "tournament_bad_rounds": _("A Swiss has 3, 4, 5, 6, 7 or 9 rounds."),
+    "tournament_bad_password": _("The password is at most 40 characters."),
+    "tournament_too_many": _("You already have three upcoming tournaments of your own."),
+    "tournament_game_not_found": _("There is no such tournament game."),
 }
 
 GENERIC = _("That is not allowed.")

@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "ratings",
     "analysis",
     "social",
+    "tournaments",
     "chat",
     "notifications",
 ]
@@ -214,6 +215,8 @@ CELERY_BEAT_SCHEDULE = {
     "address-retention": {"task": "accounts.tasks.purge_old_addresses", "schedule": 6 * 60 * 60},
     # matchmaking's periodic part: no-shows, players gone, widening rating windows, bot fills
     "social-sweep": {"task": "social.tasks.sweep", "schedule": 1.0},
+    # tournaments: event deadlines, no-shows, arena pairing waves, the schedule
+    "tournaments-sweep": {"task": "tournaments.tasks.sweep", "schedule": 1.0},
 }
 CHAT_RETENTION_DAYS = _CHAT_RETENTION_DAYS  # chat messages kept this long (reported ones until the report closes)
 ADDRESS_RETENTION_DAYS = _ADDRESS_RETENTION_DAYS  # the addresses a player used, kept this long after their last use

@@ -20,6 +20,7 @@ urlpatterns = [
     path("ratings/", include("ratings.urls")),
     path("analysis/", include("analysis.urls")),
     path("notifications/", include("notifications.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("", include("social.urls")),
     path("", views.home, name="home"),
 ]

@@ -8,7 +8,7 @@ Apps above the lobby also add panels to a table's pages: templates rendered with
 at a named place. "page": the waiting room (outside the part htmx refreshes, so they live on across
 the room's updates) and the game table (the chat, registered in ChatConfig.ready()); "result" and
 "result_actions": the game table's game-over dialog, above and among its buttons (the ratings' series
-standings and replay link); "lobby": the lobby's list page, above the tables (who is online); "rules": sections of the rules page
+standings and replay link); "lobby": the lobby's list page, above the tables (who is online); "home": the home page (the next tournaments); "rules": sections of the rules page
 (matchmaking and the reliability mark). `{% table_panels place %}` (lobby_tags) names them to the page, so no
 template of the lobby or the game names an app above it.
 """
@@ -24,7 +24,7 @@ from durak_site.panels import Panels
 
 GamePage = Callable[[HttpRequest, object], HttpResponse]
 _game_page: GamePage | None = None
-PLACES = ("page", "result", "result_actions", "lobby", "rules")
+PLACES = ("page", "result", "result_actions", "lobby", "rules", "home")
 _panels = Panels("the table pages", PLACES)
 
 

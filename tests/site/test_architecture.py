@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("accounts", "lobby", "game", "ratings", "analysis", "social", "chat", "notifications")
+APPS = ("accounts", "lobby", "game", "ratings", "analysis", "social", "tournaments", "chat", "notifications")
 # what each layer may import besides itself (game.engine is its own layer: a pure library)
 ALLOWED: dict[str, set[str]] = {
     "game.engine": set(),
@@ -23,7 +23,8 @@ ALLOWED: dict[str, set[str]] = {
     "ratings": {"durak_site", "accounts", "lobby", "game", "game.engine"},
     "analysis": {"durak_site", "accounts", "lobby", "game", "game.engine", "ratings"},
     "social": {"durak_site", "accounts", "lobby", "game", "ratings", "game.engine"},
-    "chat": {"durak_site", "accounts", "lobby", "game", "ratings", "social", "game.engine"},
+    "tournaments": {"durak_site", "accounts", "lobby", "game", "ratings", "social", "game.engine"},
+    "chat": {"durak_site", "accounts", "lobby", "game", "ratings", "social", "tournaments", "game.engine"},
     "notifications": {"durak_site", "accounts", "lobby", "game", "ratings", "analysis", "social", "game.engine"},
 }
 # the wiring modules: they put every app together, so they may import any of them

@@ -1,0 +1,202 @@
+"""Tournaments: events (arena or Swiss), their entries, their games and the schedule that makes them.
+
+Written only by this app's service modules (events.py, entries.py, waves.py, results.py, schedule.py).
+Scores are kept in half-points (a win is 2) so a Swiss ½ stays an integer.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class Format(models.TextChoices):
+    ARENA = "arena", _("Arena")
+    SWISS = "swiss", _("Swiss")
+
+
+class Variant(models.TextChoices):
+    PODKIDNOY = "podkidnoy", _("Podkidnoy")
+    PEREVODNOY = "perevodnoy", _("Perevodnoy")
+
+
+DECKS = ((24, "24"), (36, "36"), (52, "52"))
+TURN_SECONDS = ((30, "30"), (60, "60"), (90, "90"))
+ARENA_MINUTES = (20, 30, 45, 60, 90)
+SWISS_ROUNDS = (3, 4, 5, 6, 7, 9)
+
+
+class Tournament(models.Model):
+    """One event: its rules, when it runs, and where it stands."""
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", _("starts soon")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+        CANCELLED = "cancelled", _("cancelled")
+
+    name = models.CharField(max_length=60)
+    format = models.CharField(max_length=8, choices=Format.choices, default=Format.ARENA)
+    variant = models.CharField(max_length=12, choices=Variant.choices, default=Variant.PODKIDNOY)
+    deck_size = models.PositiveSmallIntegerField(choices=DECKS, default=36)
+    turn_seconds = models.PositiveSmallIntegerField(choices=TURN_SECONDS, default=30)
+    cheater = models.BooleanField(default=False)
+    starts_at = models.DateTimeField(db_index=True)
+    minutes = models.PositiveSmallIntegerField(default=30)  # an arena's length
+    rounds = models.PositiveSmallIntegerField(default=5)  # a Swiss' rounds
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED, db_index=True)
+    # deadline columns, fired by tournaments.firings (start, end, the next Swiss round, the warning)
+    start_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    end_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    round_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    warn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)  # a minute before the start
+    ends_at = models.DateTimeField(null=True, blank=True)
+    current_round = models.PositiveSmallIntegerField(default=0)
+    private = models.BooleanField(default=False)
+    invite_code = models.CharField(max_length=32, blank=True, db_index=True)
+    password = models.CharField(max_length=128, blank=True)  # a hash (django.contrib.auth.hashers), "" none
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="tournaments_created")
+    schedule = models.ForeignKey("ScheduleRow", null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="events")
+    podium = models.JSONField(default=list, blank=True)  # [{"place", "player_id", "nick", "score"}] at the end
+    version = models.PositiveIntegerField(default=0)  # bumped on every change the standings show
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["starts_at", "pk"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        constraints = [
+            models.UniqueConstraint(fields=["schedule", "starts_at"], condition=Q(schedule__isnull=False),
+                                    name="tournament_one_per_schedule_slot"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_arena(self) -> bool:
+        return self.format == Format.ARENA
+
+    @property
+    def is_swiss(self) -> bool:
+        return self.format == Format.SWISS
+
+
+class Entry(models.Model):
+    """A player in an event: his score, streak, marks and where he is between games."""
+
+    class State(models.TextChoices):
+        WAITING = "waiting", _("waiting for a pairing")
+        PLAYING = "playing", _("playing")
+        PAUSED = "paused", _("paused")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+        REMOVED = "removed", _("removed by a moderator")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries")
+    rating = models.IntegerField(default=1000)  # his rating when he joined (the first pairing's order)
+    score = models.IntegerField(default=0)  # half-points
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+    streak = models.PositiveSmallIntegerField(default=0)  # wins in a row (two or more: «в ударе»)
+    berserks = models.PositiveSmallIntegerField(default=0)  # berserk wins that earned the bonus
+    opponents_rating = models.BigIntegerField(default=0)  # sum of his opponents' ratings (performance)
+    marks = models.CharField(max_length=200, blank=True)  # his results in order: W, D, L, B (bye), each + "*" berserk
+    state = models.CharField(max_length=10, choices=State.choices, default=State.WAITING, db_index=True)
+    eligible_at = models.DateTimeField(default=timezone.now)  # not paired before this (the pause's wait)
+    pauses = models.PositiveSmallIntegerField(default=0)
+    pause_after_game = models.BooleanField(default=False)  # asked for a pause while playing
+    abandons = models.PositiveSmallIntegerField(default=0)  # games left or missed; two withdraw him
+    last_opponent = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                      related_name="+")
+    byes = models.PositiveSmallIntegerField(default=0)
+    place = models.PositiveIntegerField(null=True, blank=True)  # the final place, set at the end
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["tournament", "-score", "pk"]
+        verbose_name = _("tournament entry")
+        verbose_name_plural = _("tournament entries")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="entry_one_per_player"),
+        ]
+        indexes = [models.Index(fields=["tournament", "state", "eligible_at"], name="entry_pool")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}:{self.player_id}"
+
+
+class TournamentGame(models.Model):
+    """One pairing: the table made for it, then its game and what it scored (a bye has no table)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for the players")
+        FINISHED = "finished", _("finished")
+        VOID = "void", _("void")
+        BYE = "bye", _("bye")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
+    round = models.PositiveSmallIntegerField(default=0)  # a Swiss round; 0 in an arena
+    table = models.ForeignKey("lobby.Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    game = models.ForeignKey("game.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    player_a = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    player_b = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                                 related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
+    arrive_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    berserk_a = models.BooleanField(default=False)
+    berserk_b = models.BooleanField(default=False)
+    result_a = models.CharField(max_length=1, blank=True)  # W / D / L
+    result_b = models.CharField(max_length=1, blank=True)
+    points_a = models.IntegerField(default=0)
+    points_b = models.IntegerField(default=0)
+    moves = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "-created_at", "-pk"]
+        verbose_name = _("tournament game")
+        verbose_name_plural = _("tournament games")
+        indexes = [models.Index(fields=["table", "status"], name="tgame_table_status")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.player_a_id}–{self.player_b_id}"
+
+    def side(self, player_id: int) -> str:
+        return "a" if player_id == self.player_a_id else "b"
+
+
+class ScheduleRow(models.Model):
+    """A standing event that moderators edit in the admin: the sweep creates each one ahead of time."""
+
+    name = models.CharField(max_length=60)
+    format = models.CharField(max_length=8, choices=Format.choices, default=Format.ARENA)
+    variant = models.CharField(max_length=12, choices=Variant.choices, default=Variant.PODKIDNOY)
+    deck_size = models.PositiveSmallIntegerField(choices=DECKS, default=36)
+    turn_seconds = models.PositiveSmallIntegerField(choices=TURN_SECONDS, default=30)
+    minutes = models.PositiveSmallIntegerField(default=30)
+    rounds = models.PositiveSmallIntegerField(default=5)
+    every_minutes = models.PositiveIntegerField(
+        default=0, help_text=_("Repeat every so many minutes from midnight UTC (60: hourly); 0: use the times below."))
+    times = models.CharField(max_length=200, blank=True,
+                             help_text=_("Start times in UTC, comma separated, e.g. 18:00, 21:30."))
+    weekdays = models.CharField(max_length=7, default="0123456",
+                                help_text=_("Days it runs: digits 0 (Monday) to 6 (Sunday)."))
+    ahead_minutes = models.PositiveIntegerField(default=60, help_text=_("Created this long before its start."))
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("scheduled event")
+        verbose_name_plural = _("schedule")
+
+    def __str__(self) -> str:
+        return self.name

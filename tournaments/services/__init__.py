@@ -1,0 +1,33 @@
+"""The only writer of tournaments' models, one module per job (callers use this package's names).
+
+- ``events``: creating an event, joining and leaving it;
+- ``entries``: pause and return, berserk, a moderator removing a player;
+- ``waves``: arena pairing waves and Swiss rounds, seating a pairing, arriving at its table;
+- ``results``: a game's end scored, no-shows, voiding and recomputing;
+- ``lifecycle``: the event's deadlines (warning, start, rounds, end), the podium, the sweep;
+- ``schedule``: the standing events created ahead of time.
+"""
+
+from .entries import berserk, pause, resume, return_wait
+from .events import LATE_JOIN_CLOSES, create_private, create_scheduled, join, may_see, withdraw
+from .lifecycle import (
+    check_round_over,
+    fire_end,
+    fire_round,
+    fire_start,
+    fire_warn,
+    remove_player,
+    sweep,
+    void_game,
+    write_places,
+)
+from .results import fire_no_shows, on_game_finished, recompute
+from .schedule import create_ahead
+from .waves import ARRIVE_SECONDS, arena_wave, arrived, seat_pair, swiss_round
+
+__all__ = [
+    "ARRIVE_SECONDS", "LATE_JOIN_CLOSES", "arena_wave", "arrived", "berserk", "check_round_over", "create_ahead",
+    "create_private", "create_scheduled", "fire_end", "fire_no_shows", "fire_round", "fire_start", "fire_warn",
+    "join", "may_see", "on_game_finished", "pause", "recompute", "remove_player", "resume", "return_wait",
+    "seat_pair", "sweep", "swiss_round", "void_game", "withdraw", "write_places",
+]

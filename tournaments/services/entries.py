@@ -1,0 +1,112 @@
+"""A player's own moves in an event (pause, come back, berserk) and a moderator's (remove him).
+
+A pause: not paired until he comes back. The first return is paired at once; each later one waits
+RETURN_STEP more (capped at RETURN_CAP) before he is paired again (the rules page says so).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+
+from durak_site.clock import db_now
+from durak_site.errors import ServiceError
+from game import services as game_services
+from game.models import Game
+
+from .. import announce
+from ..models import Entry, Tournament, TournamentGame
+
+RETURN_STEP = timedelta(seconds=20)
+RETURN_CAP = timedelta(minutes=2)
+OUT = (Entry.State.WITHDRAWN, Entry.State.REMOVED)
+
+
+def return_wait(pauses: int) -> timedelta:
+    """How long a player who paused `pauses` times waits before his next pairing."""
+    return min(RETURN_CAP, RETURN_STEP * max(0, pauses - 1))
+
+
+def _locked_entry(event_id: int, player) -> Entry:
+    if player is None or not player.is_authenticated:
+        raise ServiceError("login_required")
+    entry = (Entry.objects.select_for_update().select_related("tournament")
+             .filter(tournament_id=event_id, player=player).first())
+    if entry is None:
+        raise ServiceError("tournament_not_joined")
+    if entry.state in OUT:
+        raise ServiceError("tournament_withdrawn")
+    if entry.tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        raise ServiceError("tournament_over")
+    return entry
+
+
+def pause(event_id: int, player) -> Entry:
+    """«Пауза»: no new pairing until he comes back (asked during a game, it starts when it ends)."""
+    with transaction.atomic():
+        entry = _locked_entry(event_id, player)
+        if entry.tournament.is_swiss:
+            raise ServiceError("tournament_no_pause")
+        if entry.state == Entry.State.PAUSED or entry.pause_after_game:
+            raise ServiceError("tournament_already_paused")
+        if entry.state == Entry.State.PLAYING:
+            entry.pause_after_game = True
+        else:
+            entry.state = Entry.State.PAUSED
+        entry.pauses += 1
+        entry.save(update_fields=["state", "pause_after_game", "pauses"])
+        announce.changed(event_id)
+    return entry
+
+
+def resume(event_id: int, player) -> Entry:
+    """«Вернуться»: back in the pool, paired once his return wait is over."""
+    with transaction.atomic():
+        entry = _locked_entry(event_id, player)
+        if entry.pause_after_game:
+            entry.pause_after_game = False
+        elif entry.state == Entry.State.PAUSED:
+            entry.state = Entry.State.WAITING
+            entry.eligible_at = db_now() + return_wait(entry.pauses)
+        else:
+            raise ServiceError("tournament_not_paused")
+        entry.save(update_fields=["state", "pause_after_game", "eligible_at"])
+        announce.changed(event_id)
+    return entry
+
+
+def berserk(event_id: int, player) -> TournamentGame:
+    """Berserk: his own turn clock halves in his running arena game, for +1 on a win (scoring)."""
+    if player is None or not player.is_authenticated:
+        raise ServiceError("login_required")
+    with transaction.atomic():
+        pairing = (TournamentGame.objects.select_for_update().select_related("tournament")
+                   .filter(tournament_id=event_id, status=TournamentGame.Status.PENDING)
+                   .filter(player_a=player).first()
+                   or TournamentGame.objects.select_for_update().select_related("tournament")
+                   .filter(tournament_id=event_id, status=TournamentGame.Status.PENDING, player_b=player).first())
+        if pairing is None or not pairing.tournament.is_arena or pairing.table_id is None:
+            raise ServiceError("berserk_not_playing")
+        game_id = (Game.objects.filter(table_id=pairing.table_id, status=Game.Status.PLAYING)
+                   .values_list("pk", flat=True).first())
+        if game_id is None:
+            raise ServiceError("berserk_not_playing")
+        game_services.halve_turn_clock(game_id, player.pk)
+        field = f"berserk_{pairing.side(player.pk)}"
+        setattr(pairing, field, True)
+        pairing.save(update_fields=[field])
+        announce.changed(event_id)
+    return pairing
+
+
+def remove_player(event_id: int, player_id: int) -> Entry:
+    """A moderator removes a player: his score is struck from the standings, his games stay."""
+    with transaction.atomic():
+        entry = Entry.objects.select_for_update().filter(tournament_id=event_id, player_id=player_id).first()
+        if entry is None:
+            raise ServiceError("tournament_not_joined")
+        entry.state = Entry.State.REMOVED
+        entry.save(update_fields=["state"])
+        announce.changed(event_id)
+    return entry

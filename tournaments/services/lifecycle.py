@@ -1,0 +1,181 @@
+"""An event's clock: the warning a minute before, the start, the Swiss rounds, the end and podium.
+
+Each is a deadline column on Tournament with a firing function here (lock, re-check, act), run by
+the one sweep (`sweep`, from the game timers' hook or Celery beat), which also pairs every running
+arena's pool and fires the tournament tables' no-shows.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from durak_site.clock import db_now
+
+from .. import announce, standings
+from ..models import Entry, Tournament, TournamentGame
+from . import entries, results, schedule, waves
+
+log = logging.getLogger(__name__)
+
+ROUND_BREAK = timedelta(seconds=15)  # between a Swiss round's last game and the next round
+PODIUM = 3
+
+
+def fire_warn(event_id: int) -> bool:
+    with transaction.atomic():
+        event = (Tournament.objects.select_for_update(skip_locked=True)
+                 .filter(pk=event_id, warn_deadline__isnull=False).first())
+        if event is None:
+            return False
+        Tournament.objects.filter(pk=event.pk).update(warn_deadline=None)
+        if event.status == Tournament.Status.SCHEDULED:
+            players = Entry.objects.filter(tournament=event, state=Entry.State.WAITING).values_list("player_id",
+                                                                                                    flat=True)
+            toast = {}
+            for lang in ("ru", "en"):
+                with translation.override(lang):
+                    toast[lang] = _("«%(name)s» starts in a minute.") % {"name": event.name}
+            announce.tell(players, "tournament_soon", tournament=event.pk, toast=toast,
+                          url=f"/tournaments/{event.pk}/", starts_at=event.starts_at.isoformat())
+    return True
+
+
+def fire_start(event_id: int) -> bool:
+    """The start: an arena opens its pool (the sweep pairs it), a Swiss starts its first round. An
+    event nobody (or one player) joined is cancelled."""
+    with transaction.atomic():
+        event = (Tournament.objects.select_for_update(skip_locked=True)
+                 .filter(pk=event_id, status=Tournament.Status.SCHEDULED, start_deadline__isnull=False).first())
+        if event is None:
+            return False
+        now = db_now()
+        event.start_deadline = None
+        event.warn_deadline = None
+        if Entry.objects.filter(tournament=event, state__in=(Entry.State.WAITING, Entry.State.PAUSED)).count() < 2:
+            event.status = Tournament.Status.CANCELLED
+            event.finished_at = now
+        else:
+            event.status = Tournament.Status.RUNNING
+            if event.is_arena:
+                event.ends_at = event.end_deadline = now + timedelta(minutes=event.minutes)
+                Entry.objects.filter(tournament=event, state=Entry.State.WAITING).update(eligible_at=now)
+            else:
+                event.round_deadline = now
+        event.save()
+        announce.changed(event.pk)
+    if event.status == Tournament.Status.RUNNING and event.is_swiss:
+        waves.swiss_round(event.pk)
+        Tournament.objects.filter(pk=event.pk).update(round_deadline=None)
+    return True
+
+
+def fire_round(event_id: int) -> bool:
+    """A Swiss round's break is over: the next round, or the end after the last."""
+    event = Tournament.objects.filter(pk=event_id, status=Tournament.Status.RUNNING).first()
+    if event is None:
+        return False
+    if event.current_round >= event.rounds:
+        return fire_end(event_id)
+    waves.swiss_round(event_id)
+    return True
+
+
+def check_round_over(event_id: int) -> None:
+    """A Swiss round with no game left pending: its break starts (set once)."""
+    with transaction.atomic():
+        event = (Tournament.objects.select_for_update(skip_locked=True)
+                 .filter(pk=event_id, status=Tournament.Status.RUNNING, round_deadline__isnull=True).first())
+        if event is None or not event.is_swiss or event.current_round == 0:
+            return
+        if TournamentGame.objects.filter(tournament=event, status=TournamentGame.Status.PENDING).exists():
+            return
+        last = event.current_round >= event.rounds
+        event.round_deadline = db_now() + (timedelta(0) if last else ROUND_BREAK)
+        event.save(update_fields=["round_deadline"])
+        announce.changed(event.pk, next_round=event.round_deadline.isoformat())
+
+
+def fire_end(event_id: int) -> bool:
+    """The end: final places and the podium; games still running no longer count."""
+    with transaction.atomic():
+        event = Tournament.objects.select_for_update().filter(pk=event_id, status=Tournament.Status.RUNNING).first()
+        if event is None:
+            return False
+        event.status = Tournament.Status.FINISHED
+        event.end_deadline = event.round_deadline = None
+        event.finished_at = db_now()
+        event.save()
+        write_places(event)
+        Entry.objects.filter(tournament=event, state__in=(Entry.State.WAITING, Entry.State.PLAYING)).update(
+            state=Entry.State.WAITING)
+        announce.changed(event.pk, finished=True)
+    return True
+
+
+def write_places(event: Tournament) -> None:
+    """Final places on the entries and the podium on the event (again after a void)."""
+    lines = standings.lines(event)
+    for line in lines:
+        Entry.objects.filter(tournament=event, player_id=line.player_id).update(place=line.place)
+    event.podium = [{"place": ln.place, "player_id": ln.player_id, "nick": ln.nick, "score": ln.shown}
+                    for ln in lines[:PODIUM] if ln.games or ln.score]
+    Tournament.objects.filter(pk=event.pk).update(podium=event.podium, version=F("version") + 1)
+
+
+def void_game(pairing_id: int) -> Tournament:
+    """A moderator voids a game; a finished event's places and podium follow."""
+    with transaction.atomic():
+        event = results.void_game(pairing_id)
+        event.refresh_from_db()
+        if event.status == Tournament.Status.FINISHED:
+            write_places(event)
+    return event
+
+
+def remove_player(event_id: int, player_id: int) -> None:
+    """A moderator removes a player: struck from the standings (and a finished event's podium)."""
+    with transaction.atomic():
+        entries.remove_player(event_id, player_id)
+        event = Tournament.objects.get(pk=event_id)
+        if event.status == Tournament.Status.FINISHED:
+            write_places(event)
+
+
+def sweep() -> dict:
+    """The periodic part: due deadlines fired, no-shows, every running arena's pool paired."""
+    out = {"fired": 0, "no_shows": 0, "games": 0, "created": 0}
+    now = db_now()
+    try:
+        out["created"] = len(schedule.create_ahead(now))
+    except Exception:
+        log.exception("tournaments: the schedule failed")
+    due = Tournament.objects.filter(Q(warn_deadline__lte=now) | Q(start_deadline__lte=now)
+                                    | Q(end_deadline__lte=now) | Q(round_deadline__lte=now))
+    for event in due.values("pk", "warn_deadline", "start_deadline", "end_deadline", "round_deadline"):
+        try:
+            if event["warn_deadline"] and event["warn_deadline"] <= now:
+                out["fired"] += fire_warn(event["pk"])
+            if event["start_deadline"] and event["start_deadline"] <= now:
+                out["fired"] += fire_start(event["pk"])
+            if event["end_deadline"] and event["end_deadline"] <= now:
+                out["fired"] += fire_end(event["pk"])
+            if event["round_deadline"] and event["round_deadline"] <= now:
+                out["fired"] += fire_round(event["pk"])
+        except Exception:
+            log.exception("tournaments: deadline of event %s failed; retrying", event["pk"])
+    out["no_shows"] = results.fire_no_shows(now)
+    for pk, fmt in Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list("pk", "format"):
+        try:
+            if fmt == "arena":
+                out["games"] += waves.arena_wave(pk)
+            else:
+                check_round_over(pk)
+        except Exception:
+            log.exception("tournaments: pairing of event %s failed; retrying", pk)
+    return out

@@ -1,0 +1,216 @@
+"""A tournament game's end scored (game.signals.game_finished, inside the finishing transaction),
+no-shows, and a moderator's void (the standings recomputed from the games that count).
+
+The receiver keeps to few statements (the game's finishing hop runs it): the pairing row locked,
+the two entries written, the pairing written. It returns None: the game's rating is ratings' record.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from django.db import transaction
+from django.db.models import F
+
+from durak_site.clock import db_now
+from durak_site.errors import ServiceError
+from game import outcomes
+from lobby import services as lobby_services
+from lobby.models import Seat, Table
+
+from .. import announce, scoring
+from ..models import Entry, Tournament, TournamentGame
+
+log = logging.getLogger(__name__)
+
+ABANDONS_TO_WITHDRAW = 2
+ABANDONED = frozenset({outcomes.LEFT, outcomes.DID_NOT_RETURN})
+
+
+def _result(code: str) -> str:
+    if code == outcomes.WON:
+        return scoring.WIN
+    if code == outcomes.DRAW:
+        return scoring.DRAW
+    return scoring.LOSS
+
+
+def _apply(event: Tournament, entry: Entry, result: str, opponent: Entry | None, berserk: bool, moves: int,
+           abandoned: bool, now) -> int:
+    """One game's result added to an entry (not saved); returns the points it earned."""
+    if event.is_arena:
+        scored = scoring.arena(result, entry.streak, berserk, moves)
+        points, entry.streak = scored.points, scored.streak
+        entry.berserks += scored.berserk_bonus
+        mark = result + ("*" if scored.berserk_bonus else "")
+    else:
+        points, mark = scoring.swiss(result), result
+    entry.score += points
+    entry.games += 1
+    entry.wins += result == scoring.WIN
+    entry.draws += result == scoring.DRAW
+    entry.marks = (entry.marks + mark)[-200:]
+    if opponent is not None:
+        entry.opponents_rating += opponent.rating
+        entry.last_opponent_id = opponent.player_id
+    entry.abandons += abandoned
+    if entry.state == Entry.State.PLAYING:
+        if entry.abandons >= ABANDONS_TO_WITHDRAW:
+            entry.state = Entry.State.WITHDRAWN
+        elif entry.pause_after_game:
+            entry.state, entry.pause_after_game = Entry.State.PAUSED, False
+        else:
+            entry.state, entry.eligible_at = Entry.State.WAITING, now
+    return points
+
+
+ENTRY_FIELDS = ["score", "games", "wins", "draws", "streak", "berserks", "marks", "opponents_rating",
+                "last_opponent", "abandons", "state", "pause_after_game", "eligible_at"]
+
+
+def on_game_finished(sender, game, seats=None, **kwargs) -> None:
+    """game.signals.game_finished: a tournament table's game scores its pairing (once)."""
+    pairing = (TournamentGame.objects.select_for_update().select_related("tournament")
+               .filter(table_id=game.table_id, status=TournamentGame.Status.PENDING).first())
+    if pairing is None:
+        return None
+    event = pairing.tournament
+    seat_of = {s.player_id: s.number for s in (seats if seats is not None else game.seats.all())}
+    codes = outcomes.stored(game.result) or {}
+    entries = {e.player_id: e for e in Entry.objects.select_for_update().filter(
+        tournament=event, player_id__in=(pairing.player_a_id, pairing.player_b_id))}
+    now = db_now()
+    pairing.game_id = game.pk
+    pairing.finished_at = now
+    pairing.moves = game.version
+    if game.status == "aborted" or event.status != Tournament.Status.RUNNING:
+        pairing.status = TournamentGame.Status.VOID
+        for entry in entries.values():
+            if entry.state == Entry.State.PLAYING:
+                entry.state, entry.eligible_at = Entry.State.WAITING, now
+            entry.abandons += codes.get(seat_of.get(entry.player_id), "") in ABANDONED
+            entry.save(update_fields=["state", "eligible_at", "abandons"])
+    else:
+        pairing.status = TournamentGame.Status.FINISHED
+        halved = set(game.halved_seats or ())
+        for side, mine, theirs in (("a", pairing.player_a_id, pairing.player_b_id),
+                                   ("b", pairing.player_b_id, pairing.player_a_id)):
+            seat = seat_of.get(mine)
+            code = codes.get(seat, outcomes.LEFT)
+            result = _result(code)
+            berserk = seat in halved
+            entry = entries.get(mine)
+            points = 0
+            if entry is not None:
+                points = _apply(event, entry, result, entries.get(theirs), berserk, game.version, code in ABANDONED,
+                                now)
+                entry.save(update_fields=ENTRY_FIELDS)
+            setattr(pairing, f"result_{side}", result)
+            setattr(pairing, f"points_{side}", points)
+            setattr(pairing, f"berserk_{side}", berserk)
+    pairing.save()
+    announce.changed(event.pk)
+    return None
+
+
+def fire_no_shows(now=None) -> int:
+    """Pairings whose players did not both arrive in time (the game never started)."""
+    now = now or db_now()
+    handled = 0
+    for pk in TournamentGame.objects.filter(status=TournamentGame.Status.PENDING, arrive_deadline__lte=now) \
+            .values_list("pk", flat=True):
+        try:
+            handled += _fire_no_show(pk, now)
+        except Exception:
+            log.exception("tournaments: no-show of pairing %s not handled; retrying", pk)
+    return handled
+
+
+def _fire_no_show(pk: int, now) -> int:
+    with transaction.atomic():
+        pairing = (TournamentGame.objects.select_for_update(skip_locked=True).select_related("tournament")
+                   .filter(pk=pk, status=TournamentGame.Status.PENDING, arrive_deadline__lte=now).first())
+        if pairing is None:
+            return 0
+        table = Table.objects.filter(pk=pairing.table_id).first()
+        if table is not None and table.status in (Table.Status.PLAYING, Table.Status.REMATCH):
+            TournamentGame.objects.filter(pk=pk).update(arrive_deadline=None)  # it began: the game's end scores it
+            return 0
+        ready = set(Seat.objects.filter(table_id=pairing.table_id, ready=True).values_list("player_id", flat=True))
+        event = pairing.tournament
+        entries = {e.player_id: e for e in Entry.objects.select_for_update().filter(
+            tournament=event, player_id__in=(pairing.player_a_id, pairing.player_b_id))}
+        if event.is_swiss and len(ready) == 1:  # a missed round is lost; the one who came wins it
+            for side, mine, theirs in (("a", pairing.player_a_id, pairing.player_b_id),
+                                       ("b", pairing.player_b_id, pairing.player_a_id)):
+                result = scoring.WIN if mine in ready else scoring.LOSS
+                entry = entries[mine]
+                points = _apply(event, entry, result, entries.get(theirs), False, 0, mine not in ready, now)
+                entry.save(update_fields=ENTRY_FIELDS)
+                setattr(pairing, f"result_{side}", result)
+                setattr(pairing, f"points_{side}", points)
+            pairing.status = TournamentGame.Status.FINISHED
+        else:
+            pairing.status = TournamentGame.Status.VOID
+            for pid, entry in entries.items():
+                if entry.state != Entry.State.PLAYING:
+                    continue
+                if pid in ready:
+                    entry.state, entry.eligible_at = Entry.State.WAITING, now
+                else:
+                    entry.abandons += 1
+                    entry.state = (Entry.State.WITHDRAWN if entry.abandons >= ABANDONS_TO_WITHDRAW
+                                   else Entry.State.WAITING if event.is_swiss else Entry.State.PAUSED)
+                entry.save(update_fields=["state", "eligible_at", "abandons"])
+        pairing.finished_at = now
+        pairing.save()
+        if pairing.table_id:
+            with contextlib.suppress(ServiceError):
+                lobby_services.close_table(pairing.table_id, "")
+        announce.changed(event.pk)
+        announce.tell([p for p in (pairing.player_a_id, pairing.player_b_id) if p not in ready], "tournament_absent",
+                      tournament=event.pk)
+    return 1
+
+
+def void_game(pairing_id: int) -> Tournament:
+    """A moderator voids a tournament game: it counts for nobody and the standings are recomputed."""
+    with transaction.atomic():
+        pairing = TournamentGame.objects.select_for_update().filter(pk=pairing_id).first()
+        if pairing is None or pairing.status not in (TournamentGame.Status.FINISHED, TournamentGame.Status.BYE):
+            raise ServiceError("tournament_game_not_found")
+        pairing.status = TournamentGame.Status.VOID
+        pairing.save(update_fields=["status"])
+        recompute(pairing.tournament_id)
+    return pairing.tournament
+
+
+def recompute(event_id: int) -> None:
+    """Every entry's score, streak and marks replayed from the games that count, in their order."""
+    event = Tournament.objects.select_for_update().get(pk=event_id)
+    entries = {e.player_id: e for e in Entry.objects.select_for_update().filter(tournament=event)}
+    for e in entries.values():
+        e.score = e.games = e.wins = e.draws = e.streak = e.berserks = e.opponents_rating = e.byes = 0
+        e.marks = ""
+    games = (TournamentGame.objects.filter(tournament=event)
+             .filter(status__in=(TournamentGame.Status.FINISHED, TournamentGame.Status.BYE))
+             .order_by("finished_at", "pk"))
+    for g in games:
+        if g.status == TournamentGame.Status.BYE:
+            e = entries[g.player_a_id]
+            e.score += scoring.swiss(scoring.BYE)
+            e.byes += 1
+            e.marks += scoring.BYE
+            continue
+        for mine, theirs, result, berserk in ((g.player_a_id, g.player_b_id, g.result_a, g.berserk_a),
+                                               (g.player_b_id, g.player_a_id, g.result_b, g.berserk_b)):
+            e = entries[mine]
+            state = e.state
+            e.state = Entry.State.WAITING  # _apply moves only a playing entry; the state stays as it is
+            _apply(event, e, result, entries.get(theirs), berserk, g.moves, False, g.finished_at)
+            e.state = state
+    Entry.objects.bulk_update(list(entries.values()), ["score", "games", "wins", "draws", "streak", "berserks",
+                                                        "marks", "opponents_rating", "byes"])
+    Tournament.objects.filter(pk=event.pk).update(version=F("version") + 1)
+    announce.changed(event.pk)
