@@ -8,7 +8,10 @@ about a third person.
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import pgettext, pgettext_lazy
+
+from game.engine.cards import CARD_RE
+from lobby.templatetags.lobby_tags import SUIT_SYMBOL, rank_label
 
 MOVE_LABELS = {
     "attack": pgettext_lazy("analysis: a move", "attack"),
@@ -55,6 +58,24 @@ def move(action: dict | None) -> dict:
     if kind == "transfer" and action.get("show"):
         label = str(pgettext_lazy("analysis: a move", "transfer by showing"))
     return {"label": label, "cards": cards[:1], "target": cards[1] if len(cards) > 1 else ""}
+
+
+def card_text(card: str) -> str:
+    """A card as the table's log writes it, in the page's language: «К♠», «10♦» (never "KS")."""
+    match = CARD_RE.match(card or "")
+    if match is None:
+        return ""
+    rank, suit = match.groups()
+    return f"{rank_label(rank)}{SUIT_SYMBOL[suit]}"
+
+
+def move_text(action: dict | None) -> str:
+    """A move in words with its cards named: «отбой К♠ на 10♠», «взять карты»."""
+    m = move(action)
+    words = [m["label"], *(card_text(c) for c in m["cards"])]
+    if m.get("target"):
+        words += [pgettext("analysis: cover 8♣ on 7♣", "on"), card_text(m["target"])]
+    return " ".join(w for w in words if w)
 
 
 def pattern(code: str) -> str:

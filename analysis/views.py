@@ -61,7 +61,7 @@ def _seat_blocks(game: Game, result: dict, names: dict[int, str]) -> list[dict]:
         turning = next((r for r in rows if r["step"] == figures["turning"]), None)
         if turning:
             turning["what"] = turning["pattern_label"] or _("better: %(move)s") % {
-                "move": " ".join([turning["best_move"]["label"], *turning["best_move"]["cards"]])}
+                "move": describe.move_text(turning.get("best"))}
         patterns = figures.get("patterns") or {}
         common = max(patterns, key=lambda p: (patterns[p], p)) if patterns else ""
         blocks.append({

@@ -165,3 +165,18 @@ def test_moderators_see_analyses_read_only(admin_client):
     assert admin_client.get("/admin/analysis/analysis/").status_code == 200
     assert admin_client.get(f"/admin/analysis/analysis/{a.pk}/change/").status_code == 200
     assert admin_client.post(f"/admin/analysis/analysis/{a.pk}/delete/").status_code == 403
+
+
+@pytest.mark.parametrize("lang, action, text", [
+    ("ru", {"type": "defend", "card": "KS", "target": "10S"}, "отбой К♠ на 10♠"),
+    ("en", {"type": "defend", "card": "KS", "target": "10S"}, "cover K♠ on 10♠"),
+    ("ru", {"type": "attack", "card": "QD"}, "ход Д♦"),
+    ("ru", {"type": "take"}, "взять карты"),
+])
+def test_a_better_move_is_worded_with_the_cards_names_never_their_codes(lang, action, text):
+    from django.utils import translation
+
+    from analysis import describe
+
+    with translation.override(lang):
+        assert describe.move_text(action) == text
