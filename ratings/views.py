@@ -196,6 +196,7 @@ def game_replay(request, game_id: int):
             "attacker": _("attacks"), "defender": _("defends"), "out": _("out"), "play": _("Play"),
             "pause": _("Pause"), "draw": _("Draw"), "winner": _("won"), "loser": _("lost"), "trump": _("Trump"),
             "empty_hand": _("no cards"), "taking": _("takes"),
+            "throw_in": _("throws in"), "round_begins": _("round {n} begins"),
         },
     })
     return render(request, "ratings/replay.html", context)

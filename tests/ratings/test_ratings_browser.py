@@ -88,7 +88,15 @@ def test_the_replay_steps_plays_and_jumps_to_a_round(transactional_db, asgi_live
         page.keyboard.press("ArrowRight")
         assert "2 из" in page.locator(".rp-pos").inner_text()
         page.select_option("select[data-act=round]", index=2)
-        assert caption.inner_text().startswith("Кон 3")
+        # the first position of round 3 follows round 2's last move: told in its round, naming the next
+        assert caption.inner_text().startswith("Кон 2:") and caption.inner_text().endswith("начинается кон 3"), \
+            caption.inner_text()
+        throw_in = page.evaluate("""() => { const f = JSON.parse(document.getElementById('replay-frames').textContent);
+            return f.findIndex((x, k) => k > 0 && x.action && x.action.type === 'attack' && f[k - 1].table.length > 0); }""")
+        assert throw_in > 0
+        page.evaluate(f"location.hash = '#step-{throw_in}'")
+        page.wait_for_function("document.querySelector('.rp-caption').textContent.includes('подкидывает')")
+        assert "ходит" not in caption.inner_text()
         page.get_by_role("button", name="В конец").click()
         assert page.locator(".rp-name", has_text="победа").count() == 2
         page.screenshot(path=str(screenshot_dir / "ratings-replay-end.png"), full_page=True)

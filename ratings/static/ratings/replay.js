@@ -25,12 +25,15 @@ function card(c, extra = "") {
   return el;
 }
 
-function describe(f) {
+/** The move that led to frame `f` (its previous frame `prev`) in words. */
+function describe(f, prev) {
   if (!f.action) return L.deal;
   const who = f.seat ? names[String(f.seat)] || `#${f.seat}` : "";
   const a = f.action;
   if (a.type === "set_bots" || a.type === "set_bot_seats") return `${L.set_bots}: ${(a.seats || []).join(", ") || "—"}`;
-  const verb = L[a.type] || a.type;
+  // a card laid on a table that already has cards is thrown in («подкидывает»), not led
+  const throwIn = a.type === "attack" && prev && prev.table.length > 0;
+  const verb = throwIn ? L.throw_in : L[a.type] || a.type;
   const show = label;
   let text = `${who} ${verb}`;
   if (a.type === "defend" && a.target) text += ` ${show(a.target)} ${L.with_card} ${show(a.card)}`;
@@ -80,7 +83,12 @@ function render() {
   }
   root.querySelector(".rp-trump").replaceChildren(document.createTextNode(`${L.trump}: `), card(f.trump_card, "trump"));
   root.querySelector(".rp-counts").textContent = ` ${L.stock}: ${f.stock} · ${L.discard}: ${f.discard}`;
-  caption.textContent = `${L.round} ${f.round}: ${describe(f)}`;
+  // a move is told in the round it was made in; the round it closed names the next one
+  const prev = i > 0 ? frames[i - 1] : null;
+  const made = f.action && prev ? prev.round : f.round;
+  let text = `${L.round} ${made}: ${describe(f, prev)}`;
+  if (made !== f.round && !f.result) text += ` — ${L.round_begins.replace("{n}", f.round)}`;
+  caption.textContent = text;
   pos.textContent = `${L.step} ${i} ${L.of} ${frames.length - 1}`;
   seek.value = String(i);
   let r = 0;
