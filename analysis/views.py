@@ -89,7 +89,8 @@ def _page(request, game: Game, *, problem: str = "", status: int = 200):
             pass
     context = {"game": game, "analysis": analysis, "problem": problem, "can_request": can_request,
                "finished": game.status == Game.Status.FINISHED, "trump": (game.initial_state or {}).get("trump", ""),
-               "replay_url": reverse("ratings:replay", args=[game.pk])}
+               "replay_url": reverse("ratings:replay", args=[game.pk]),
+               "draw": bool((game.result or {}).get("draw"))}
     if analysis and analysis.status == Analysis.Status.DONE and analysis.result:
         context["blocks"] = _seat_blocks(game, analysis.result, names)
         marks = analysis.result["marks"]  # (a jsonb column keeps no key order: the order is ours)

@@ -123,6 +123,10 @@ def test_the_page_shows_progress_then_the_chart_marks_and_links_to_the_replay(cl
     assert client.get(reverse("analysis:progress", args=[game.pk]))["HX-Refresh"] == "true"
     html = client.get(page).content.decode()
     assert "<svg" in html and "vera" in html and "ivan" in html
+    # what the chance measures and how a draw counts, said on the page
+    assert "шанс игрока не остаться дураком" in html and "Ничья считается за половину" in html
+    assert "сохраняет 50 %" in html and "%%" not in html
+    assert ("Эта партия кончилась вничью." in html) == bool(game.result.get("draw"))
     legend = [html.index(f"({sign} {n} п. п.)") for sign, n in (("≥", 20), ("≥", 10), ("≥", 5))]
     assert legend == sorted(legend)  # «??», «?», «?!» in that order (jsonb keeps no key order)
     replay = reverse("ratings:replay", args=[game.pk])
