@@ -207,3 +207,33 @@ def test_a_full_club_marks_its_last_place_as_the_candidate_for_elimination(trans
                         full_page=True)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("mobile", [True, False], ids=["phone", "desktop"])
+def test_a_link_to_a_position_opens_the_replay_at_the_board(transactional_db, asgi_live_server, browser,
+                                                            screenshot_dir, mobile):
+    """The analysis' marks link to #step-K: the page opens with the board in sight, clear of the key
+    reminder's sheet (a new player has not saved his recovery key yet)."""
+    people = [make_player(n) for n in ("Nina", "Oleg")]
+    game = play_finished_game(make_table(seats_count=2), people, seed=6)
+    services.record_game_result(game)
+    context = login_browser_context(browser, asgi_live_server, people[0], mobile=mobile)
+    page = context.new_page()
+    try:
+        page.goto(f"/ratings/games/{game.pk}/#step-9")
+        page.wait_for_function("document.querySelector('.rp-pos').textContent.startsWith('Шаг 9')")
+        page.wait_for_timeout(300)
+        vh = page.viewport_size["height"]
+        sheet = page.evaluate("(() => { const s = document.querySelector('.key-sheet:not([hidden])');"
+                              " return s ? s.getBoundingClientRect().top : null; })()")
+        bottom = sheet if sheet is not None else vh
+        controls = page.locator(".rp-controls").bounding_box()
+        board = page.locator(".rp-board").bounding_box()
+        header = page.locator(".site-header").bounding_box()
+        assert controls["y"] >= header["y"] + header["height"] - 1, (controls, header)  # not under the header
+        if mobile:  # the page opens at the replay, not at its top (a desktop shows it all at once)
+            assert controls["y"] <= header["y"] + header["height"] + 40, controls
+        assert board["y"] + 120 <= bottom, (board, bottom)  # the first seat's hand is in sight
+        page.screenshot(path=str(screenshot_dir / f"ratings-replay-at-step-{'phone' if mobile else 'desktop'}.png"))
+    finally:
+        context.close()

@@ -137,5 +137,13 @@ function fromHash() {
   const m = /^#step-(\d+)$/.exec(location.hash);
   return m ? Number(m[1]) : 0;
 }
-window.addEventListener("hashchange", () => { stop(); go(fromHash()); });
+/** A link to a position opens at the board (on a phone it sits below the fold), not the page's top. */
+function showBoard() {
+  if (!/^#step-\d+$/.test(location.hash)) return;
+  const header = document.querySelector(".site-header");  // sticky: the board goes just below it
+  const over = header && getComputedStyle(header).position === "sticky" ? header.getBoundingClientRect().height : 0;
+  window.scrollTo({ top: root.getBoundingClientRect().top + window.scrollY - over - 6 });
+}
+window.addEventListener("hashchange", () => { stop(); go(fromHash()); showBoard(); });
 go(fromHash());
+showBoard();
