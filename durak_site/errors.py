@@ -186,6 +186,10 @@ CATALOGUE = {
     "tournament_bad_password": _("The password is at most 40 characters."),
     "tournament_too_many": _("You already have three upcoming tournaments of your own."),
     "tournament_game_not_found": _("There is no such tournament game."),
+    # the search
+    "search_wait": _("You did not come to a matched table or left it before the deal: you may search again in "
+                     "%(seconds)s s."),
+    "matched_table_locked": _("This table was made by the search: its settings stay as the search chose them."),
 }
 
 GENERIC = _("That is not allowed.")

@@ -5,3 +5,8 @@ from django.dispatch import Signal
 # A moderator closed a table that had a game running or just finished (inside the closing
 # transaction). kwargs: ``table_id``, ``reason``. The game app stops the running game.
 table_closed = Signal()
+
+# A person stood up (or was stood up) at a table the search made, before its first game (after the
+# commit of his stand when there is no outer transaction). kwargs: ``table_id``, ``player_id``. The
+# social app records a dodge and sends the others back to the head of the queue.
+matched_seat_left = Signal()

@@ -106,10 +106,12 @@ def _room_context(request: HttpRequest, table: Table, error: ServiceError | None
     seats = list(table.seats.select_related("player").order_by("number"))
     user = request.user
     me = next((s for s in seats if user.is_authenticated and s.player_id == user.pk), None)
-    manager = user.is_authenticated and services.can_manage(table, user, seats)
+    manager = user.is_authenticated and not table.matched and services.can_manage(table, user, seats)
     rules = {**Rules().to_dict(), **(table.rules or {})}
     blocker = services.start_blocker(table, seats) if table.status in services.OPEN_STATUSES else None
     bots = sum(1 for s in seats if s.bot_level)
+    hidden = ({s.player_id for s in seats if s.player_id and s.player_id != getattr(user, "pk", None)}
+              if services.names_hidden(table, seats) else set())
     invite_url = None
     if table.private and (manager or me is not None):
         invite_url = request.build_absolute_uri(reverse("lobby:table", args=[table.pk]) + f"?invite={table.invite_code}")
@@ -127,6 +129,8 @@ def _room_context(request: HttpRequest, table: Table, error: ServiceError | None
         "setter_id": services.rules_setter_id(table, seats),
         "error": error,
         "invite_url": invite_url,
+        "ready_locked": table.matched and table.status in (Table.Status.WAITING, Table.Status.COUNTDOWN),
+        "hidden_players": hidden,  # a matched table's others, until everyone has arrived
         "server_now": services.db_now().isoformat(),
         "deadline": table.countdown_deadline.isoformat() if table.countdown_deadline else "",
         **_unrated_because(table, seats),
@@ -157,6 +161,7 @@ def index(request: HttpRequest) -> HttpResponse:
     someone_there = Exists(Seat.objects.filter(table=OuterRef("pk"), player__isnull=False, connected=True))
     tables = (Table.objects.exclude(status=Table.Status.CLOSED).filter(private=False)
               .filter(someone_there | Q(status__in=[Table.Status.PLAYING, Table.Status.REMATCH]))
+              .exclude(matched=True, status=Table.Status.WAITING)  # its people are not told before they arrive
               .select_related("host")
               .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
               .annotate(free=Count("seats", filter=Q(seats__player__isnull=True, seats__bot_level="")))
@@ -346,7 +351,7 @@ def edit_rules(request: HttpRequest, table_id: int) -> HttpResponse:
             return redirect("lobby:table", table.pk)
     return render(request, "lobby/edit_rules.html", {
         "form": form, "table": table, "presets": PRESETS.values(),
-        "manager": services.can_manage(table, request.user)})
+        "manager": not table.matched and services.can_manage(table, request.user)})
 
 
 def table_rules(request: HttpRequest, table_id: int) -> HttpResponse:

@@ -1,8 +1,8 @@
-"""Moderators see blocks (private to everyone else), friendships, the queue and invitations."""
+"""Moderators see blocks (private to everyone else), friendships, the queue, dodges and invitations."""
 
 from django.contrib import admin
 
-from .models import Block, Friendship, Invitation, SearchRequest
+from .models import Block, Dodge, Friendship, Invitation, SearchRequest
 
 
 @admin.register(Block)
@@ -32,3 +32,19 @@ class InvitationAdmin(admin.ModelAdmin):
     list_display = ("host", "guest", "table", "status", "created_at")
     list_filter = ("status",)
     raw_id_fields = ("host", "guest", "table")
+
+
+@admin.register(Dodge)
+class DodgeAdmin(admin.ModelAdmin):
+    """Read only: social.dodges is the only writer."""
+
+    list_display = ("player", "kind", "against", "created_at")
+    list_filter = ("kind",)
+    search_fields = ("player__nick",)
+    raw_id_fields = ("player",)
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

@@ -11,6 +11,7 @@ class SocialConfig(AppConfig):
         from accounts.signals import player_banned
         from game import sweep_hooks
         from lobby import guards, pages
+        from lobby.signals import matched_seat_left
 
         from . import people, queue, views
 
@@ -23,4 +24,5 @@ class SocialConfig(AppConfig):
         profile_pages.register_profile_panel("social/profile_link.html", place="links")
         guards.register_seat_guard(people.seat_refusal)  # blocks, «only reliable players»
         player_banned.connect(people.on_player_banned, dispatch_uid="social.on_player_banned")
+        matched_seat_left.connect(queue.on_matched_seat_left, dispatch_uid="social.on_matched_seat_left")
         sweep_hooks.register("social", queue.sweep)  # the in-process ticker's share (embedded default)

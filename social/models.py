@@ -158,3 +158,25 @@ class TableRequirement(models.Model):
 
     def __str__(self) -> str:
         return str(self.table_id)
+
+
+class Dodge(models.Model):
+    """A matched player who did not come (no_show) or stood up before the deal (countdown_exit):
+    his next search waits (growing with each), the pair rests, and his reliability mark counts it."""
+
+    class Kind(models.TextChoices):
+        NO_SHOW = "no_show", _("did not come to the table")
+        COUNTDOWN_EXIT = "countdown_exit", _("left before the deal")
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    against = models.JSONField(default=list, blank=True)  # the ids of the players he left waiting
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["player", "-created_at"], name="dodge_player_recent")]
+        verbose_name = pgettext_lazy("model name (accusative)", "dodge")
+        verbose_name_plural = _("dodges")
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.kind}"

@@ -298,4 +298,6 @@ def set_reliable_only(host, table_id, value: bool) -> None:
         raise ServiceError("table_not_found")
     if not lobby_services.can_manage(table, host):
         raise ServiceError("not_host")
+    if table.matched:
+        raise ServiceError("matched_table_locked")
     TableRequirement.objects.update_or_create(table=table, defaults={"reliable_only": bool(value)})

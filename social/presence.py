@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import Case, F, Value, When
+from django.db.models import Case, F, Q, Value, When
 from django.db.models.functions import Now
 from django.urls import reverse
 
@@ -101,11 +101,15 @@ _online = Announcer(notify.ONLINE_GROUP, "site.online", _online_news)
 
 
 def statuses(player_ids) -> dict[int, dict]:
-    """lobby / searching / playing (with a watch link for a public game) for each player."""
+    """lobby / searching / playing (with a watch link for a public game) for each player. A matched
+    player stays "searching" until his game is dealt: who left the search at the moment one was
+    matched would name his opponent."""
     ids = list(player_ids)
     out = {pid: {"status": "lobby"} for pid in ids}
-    for pid in SearchRequest.objects.filter(player_id__in=ids, status=SearchRequest.Status.WAITING).values_list(
-            "player_id", flat=True):
+    matching = (Q(status__in=[SearchRequest.Status.WAITING, SearchRequest.Status.MATCHED])
+                | Q(status=SearchRequest.Status.SEATED, table__matched=True,
+                    table__status__in=[Table.Status.WAITING, Table.Status.COUNTDOWN]))
+    for pid in SearchRequest.objects.filter(matching, player_id__in=ids).values_list("player_id", flat=True):
         out[pid] = {"status": "searching"}
     for pid, table_id, private in (Seat.objects.filter(player_id__in=ids, in_game=True,
                                                        table__status=Table.Status.PLAYING)

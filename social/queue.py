@@ -26,12 +26,13 @@ from accounts.models import Player
 from accounts.services import ensure_can_play
 from durak_site.clock import db_now
 from durak_site.errors import ServiceError
+from game.models import Game
 from lobby import services as lobby_services
 from lobby.models import Seat, Table
 from ratings.models import START_RATING, PlayerGame, Rating
 
-from . import matching, notify, people, queue_news
-from .models import ANY, Presence, SearchRequest
+from . import dodges, matching, notify, people, queue_news
+from .models import ANY, Dodge, Presence, SearchRequest
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +110,8 @@ def join(player, match_now: bool = True, **raw) -> SearchRequest:
         raise ServiceError("login_required")
     ensure_can_play(player)
     choices = clean_choices(raw) if raw else last_choices(player)
+    if live_request(player.pk) is None:
+        dodges.ensure_may_search(player.pk)  # he left a match: his next search waits
     playing = (Seat.objects.filter(player=player, in_game=True, table__status=Table.Status.PLAYING)
                .select_related("table").first())
     if playing is not None:
@@ -168,6 +171,8 @@ def _candidates(rows: list[SearchRequest], now) -> list[matching.Candidate]:
     addresses = dict(Player.objects.filter(pk__in=ids)
                      .values_list("pk", "last_address"))
     avoid = people.avoid_map(ids)
+    for pid, rested in dodges.resting_pairs(ids).items():  # a dodged pair is not matched again at once
+        avoid.setdefault(pid, set()).update(rested)
     limits = _pairs_at_limit([r.player_id for r in rows if r.rated])
     return [matching.Candidate(
         id=r.pk, player_id=r.player_id, rating=r.rating, waited=(now - r.queued_at).total_seconds(),
@@ -228,12 +233,13 @@ def _seat_group(requests: list[SearchRequest], table_settings: dict, fill: bool,
             table = lobby_services.create_table(
                 players[0], preset="classic", seats_count=table_settings["seats_count"],
                 turn_seconds=table_settings["turn_seconds"], variant=table_settings["variant"],
-                deck_size=table_settings["deck_size"], rated=table_settings["rated"], matched=True)
+                deck_size=table_settings["deck_size"], rated=table_settings["rated"])
             for number, player in enumerate(players[1:], start=2):
                 lobby_services.sit(table.pk, player, number)
             if fill:
                 for number in range(len(players) + 1, table_settings["seats_count"] + 1):
                     lobby_services.add_bot(table.pk, players[0], number, lobby_services.QUICK_PLAY_LEVEL)
+            lobby_services.lock_as_matched(table.pk)
             SearchRequest.objects.filter(pk__in=[r.pk for r in requests]).update(
                 status=SearchRequest.Status.MATCHED, table=table, arrive_deadline=now + timedelta(seconds=ARRIVE_SECONDS))
     except ServiceError as exc:
@@ -299,18 +305,45 @@ def _fire_table_no_shows(table_id: int, now) -> int:
             return 0
         present = list(SearchRequest.objects.select_for_update().select_related("player")
                        .filter(table_id=table_id, status=SearchRequest.Status.SEATED))
-        for r in [*absent, *present]:
-            with contextlib.suppress(ServiceError):  # the table closed (a seat not ready: no game began)
-                lobby_services.stand(table_id, r.player)
-        SearchRequest.objects.filter(pk__in=[r.pk for r in absent]).update(
-            status=SearchRequest.Status.DROPPED, finished_at=now)
-        # back to the queue at their old place: queued_at is kept
-        SearchRequest.objects.filter(pk__in=[r.pk for r in present]).update(
-            status=SearchRequest.Status.WAITING, table=None, arrive_deadline=None, finished_at=None)
-        notify.tell_many([r.player_id for r in absent], "search_ended", reason="no_show")
-        notify.tell_many([r.player_id for r in present], "requeued", url=reverse("social:search"))
+        everyone = {r.player_id for r in [*absent, *present]}
+        for r in absent:
+            dodges.record(r.player_id, Dodge.Kind.NO_SHOW, everyone - {r.player_id})
+        _requeue_and_stand(table_id, dropped=absent, requeued=present, now=now)
     queue_news.changed()
     return len(absent)
+
+
+def _requeue_and_stand(table_id: int, dropped: list[SearchRequest], requeued: list[SearchRequest], now) -> None:
+    """A match failed: the dropped searches end, the others go back to the queue at their old place
+    (queued_at kept: the head), and everyone stands up from the table (which closes: no game began).
+    The rows change first, so the lobby's news of each stand finds no match left to judge."""
+    SearchRequest.objects.filter(pk__in=[r.pk for r in dropped]).update(
+        status=SearchRequest.Status.DROPPED, finished_at=now)
+    SearchRequest.objects.filter(pk__in=[r.pk for r in requeued]).update(
+        status=SearchRequest.Status.WAITING, table=None, arrive_deadline=None, finished_at=None)
+    for r in [*dropped, *requeued]:
+        with contextlib.suppress(ServiceError):  # already up, or the table closed
+            lobby_services.stand(table_id, r.player)
+    notify.tell_many([r.player_id for r in dropped], "search_ended", reason="no_show")
+    notify.tell_many([r.player_id for r in requeued], "requeued", url=reverse("social:search"))
+
+
+def on_matched_seat_left(sender, table_id: int, player_id: int, **kwargs) -> None:
+    """lobby.signals.matched_seat_left: a matched player stood up before the deal (during 3-2-1, or
+    before he came): a dodge; the others go back to the head of the queue."""
+    with transaction.atomic():
+        mine = (SearchRequest.objects.select_for_update()
+                .filter(table_id=table_id, player_id=player_id,
+                        status__in=(SearchRequest.Status.MATCHED, SearchRequest.Status.SEATED)).first())
+        if mine is None or Game.objects.filter(table_id=table_id).exists():
+            return
+        others = list(SearchRequest.objects.select_for_update().select_related("player")
+                      .filter(table_id=table_id, status__in=(SearchRequest.Status.MATCHED, SearchRequest.Status.SEATED))
+                      .exclude(pk=mine.pk))
+        kind = Dodge.Kind.NO_SHOW if mine.status == SearchRequest.Status.MATCHED else Dodge.Kind.COUNTDOWN_EXIT
+        dodges.record(player_id, kind, {r.player_id for r in others})
+        _requeue_and_stand(table_id, dropped=[mine], requeued=others, now=db_now())
+    queue_news.changed()
 
 
 def leave_when_gone() -> int:

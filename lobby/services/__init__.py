@@ -51,6 +51,7 @@ from lobby.services.selectors import (
     OPEN_STATUSES,
     can_manage,
     invite_code_ok,
+    names_hidden,
     rules_setter_id,
     shows_last_game,
     start_blocker,
@@ -64,6 +65,7 @@ from lobby.services.tables import (
     cancel_countdown,
     close_table,
     create_table,
+    lock_as_matched,
     quick_play,
     update_rules,
 )
@@ -72,9 +74,9 @@ __all__ = [
     "BOT_LEVELS", "COUNTDOWN_SECONDS", "DEFAULT_LEVEL", "INACTIVE_SECONDS", "INVITES_KEY", "OPEN_STATUSES",
     "QUICK_PLAY_LEVEL", "REMATCH_SECONDS", "SERIES_CHOICES", "TABLE_SETTINGS", "TURN_SECONDS", "Lineup",
     "LineupSeat", "Notice", "ServiceError", "add_bot", "broadcast_table", "can_manage", "cancel_countdown",
-    "close_table", "create_table", "db_now", "fire_inactive_seat", "fire_inactive_seats", "fire_rematch_deadline",
+    "close_table", "create_table", "lock_as_matched", "db_now", "fire_inactive_seat", "fire_inactive_seats", "fire_rematch_deadline",
     "game_finished", "in_every_language", "invite_code_ok", "lineup_for_start", "mark_playing", "move_seat",
     "player_left_game", "quick_play", "remove_bot", "rules_setter_id", "set_presence", "set_ready",
-    "shows_last_game", "sit", "stand", "on_player_banned", "start_blocker", "start_failed", "table_version", "take_countdown",
+    "shows_last_game", "names_hidden", "sit", "stand", "on_player_banned", "start_blocker", "start_failed", "table_version", "take_countdown",
     "touch_presence", "update_rules",
 ]

@@ -44,6 +44,8 @@ def ensure_player_can_play(player) -> None:
 
 
 def require_manager(table: Table, seats: list[Seat], player, what: str) -> None:
+    if table.matched:  # the search made it: its settings, bots and start are the search's
+        raise ServiceError("matched_table_locked")
     if not can_manage(table, player, seats):
         if what == "rules":
             raise ServiceError("not_rules_setter")

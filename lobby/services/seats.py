@@ -26,6 +26,7 @@ from lobby.services.countdown import clear_ready, settle
 from lobby.services.locking import ensure_player_can_play, locked_table, require_seated
 from lobby.services.notices import Notice, bump, then
 from lobby.services.selectors import OPEN_STATUSES, humans, in_running_game, occupied, seat_of
+from lobby.signals import matched_seat_left
 
 INACTIVE_SECONDS = 120  # a disconnected seat in the waiting room is freed after this (docs/RULES.md#inactive-seat)
 BOT_LEVELS = (*LEVEL_BY_CODE, *BOTS)  # the offered levels, and the engine bots saved tables may name
@@ -82,9 +83,14 @@ move_seat = sit
 
 
 def stand(table_id, player) -> Table:
-    """Leave the seat (free in the waiting room). The last human leaving closes the table."""
+    """Leave the seat (free in the waiting room). The last human leaving closes the table. At a table
+    the search made, before its first game, the social app hears of it (lobby.signals)."""
     with locked_table(table_id) as locked:
-        return _stand(locked.table, locked.seats, player)
+        before = locked.table.status
+        table = _stand(locked.table, locked.seats, player)
+    if table.matched and before in (Table.Status.WAITING, Table.Status.COUNTDOWN):
+        matched_seat_left.send(sender=Table, table_id=table.pk, player_id=player.pk)
+    return table
 
 
 def _stand(table: Table, seats: list[Seat], player) -> Table:
@@ -191,6 +197,8 @@ def set_ready(table_id, player, ready: bool) -> Table:
         ready = bool(ready)
         if seat.ready == ready:
             return table
+        if not ready and table.matched and table.status in (Table.Status.WAITING, Table.Status.COUNTDOWN):
+            raise ServiceError("matched_table_locked")  # arriving was «Готово»; standing up is leaving
         Seat.objects.filter(pk=seat.pk).update(ready=ready)
         seat.ready = ready
         if ready:

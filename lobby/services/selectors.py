@@ -49,6 +49,13 @@ def rules_setter_id(table: Table, seats: list[Seat] | None = None):
     return table.host_id
 
 
+def names_hidden(table: Table, seats: list[Seat]) -> bool:
+    """At a table the search made, nobody learns who the others are before everyone has arrived
+    (each arrival presses «Готово»): a player who does not like his opponent cannot dodge him."""
+    return bool(table.matched and table.status == Table.Status.WAITING
+                and any(s.player_id and not s.ready for s in seats))
+
+
 def can_manage(table: Table, player, seats: list[Seat] | None = None) -> bool:
     """Host or rules setter: may change rules, add/remove bots, cancel the countdown."""
     pid = getattr(player, "pk", None)

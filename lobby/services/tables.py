@@ -85,11 +85,9 @@ def _split_settings(settings_: dict) -> tuple[dict, dict]:
     return table_values, rule_values
 
 
-def create_table(host, *, rated: bool = True, matched: bool = False, **settings_) -> Table:
+def create_table(host, *, rated: bool = True, **settings_) -> Table:
     """A new waiting table with the host in seat 1. Settings: TABLE_SETTINGS and Rules keyword names.
-
-    ``rated`` off makes its games unrated; ``matched``: the search made it, and its settings stay
-    the search's (nobody changes them in the waiting room)."""
+    ``rated`` off makes its games unrated."""
     ensure_player_can_play(host)
     table_values, rule_values = _split_settings(settings_)
     preset_key = table_values.get("preset") or DEFAULT_PRESET
@@ -111,7 +109,7 @@ def create_table(host, *, rated: bool = True, matched: bool = False, **settings_
     with transaction.atomic():
         stand_elsewhere(host)
         table = Table.objects.create(host=host, rules=rules_dict, invite_code=secrets.token_urlsafe(12),
-                                     rated=bool(rated), matched=bool(matched), **table_values)
+                                     rated=bool(rated), **table_values)
         Seat.objects.bulk_create([Seat(table=table, number=n) for n in range(1, seats_count + 1)])
         # the host is on the site right now: connected until his socket (or its absence, via the
         # timers' stale-presence sweep) says otherwise
@@ -194,6 +192,12 @@ def _table_value_label(key: str, value) -> str:
     if isinstance(value, bool):
         return _("yes") if value else _("no")
     return str(value)
+
+
+def lock_as_matched(table_id) -> None:
+    """The search made this table and seated its people (and bots): from now on its settings, bots
+    and start are the search's; nobody changes them in the waiting room (require_manager)."""
+    Table.objects.filter(pk=table_id).update(matched=True)
 
 
 def cancel_countdown(table_id, by) -> Table:

@@ -6,9 +6,10 @@ from django import template
 from django.utils.translation import gettext as _
 
 from game.models import GameSeat
+from lobby import services as lobby_services
 from lobby.models import Seat
 
-from .. import matching, presence, queue, reliability
+from .. import dodges, matching, presence, queue, reliability
 from ..models import TableRequirement
 
 register = template.Library()
@@ -25,7 +26,8 @@ def matching_rule() -> dict:
     return {"start": matching.WINDOW_START, "step": matching.WINDOW_STEP, "every": int(matching.WINDOW_EVERY),
             "open": int(matching.WINDOW_OPEN_AFTER), "arrive": queue.ARRIVE_SECONDS,
             "recent": reliability.RECENT, "high": round(reliability.HIGH_AT * 100),
-            "medium": round(reliability.MEDIUM_AT * 100), "new": reliability.NEW_UNDER}
+            "medium": round(reliability.MEDIUM_AT * 100), "new": reliability.NEW_UNDER,
+            "dodge_wait": dodges.WAIT_FIRST, "dodge_wait_max": dodges.WAIT_MAX // 60}
 
 
 @register.simple_tag
@@ -37,10 +39,14 @@ def online_strings() -> dict:
             "counts": _("%(online)s online · %(playing)s playing")}
 
 
-@register.simple_tag
-def table_people(table) -> dict:
-    """The people seated at a table with their reliability marks, and the host's requirement."""
+@register.simple_tag(takes_context=True)
+def table_people(context, table) -> dict:
+    """The people seated at a table with their reliability marks, and the host's requirement (at a
+    table the search made, the others only once everyone has arrived: lobby names_hidden)."""
     seats = list(Seat.objects.filter(table=table, player__isnull=False).select_related("player").order_by("number"))
+    if lobby_services.names_hidden(table, seats):
+        viewer = getattr(context.get("user"), "pk", None)
+        seats = [s for s in seats if s.player_id == viewer]
     marks = reliability.marks([s.player_id for s in seats])
     return {
         "rows": [{"seat": s.number, "nick": s.player.nick, "id": s.player_id, "mark": marks[s.player_id],

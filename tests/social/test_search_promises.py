@@ -93,3 +93,67 @@ def test_the_waiting_room_of_an_unrated_match_says_the_game_will_be_unrated(make
     client.force_login(a)
     page = client.get(f"/tables/{rb.table_id}/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "Партия пойдёт без рейтинга: так выбрано в поиске." in page
+
+
+def test_a_matched_tables_settings_stay_the_searchs(make_player, online, client):
+    """The host of a table the search made cannot change its rules, timer, series or leave policy,
+    add a bot, hold the start or stop the countdown before the other arrives."""
+    from durak_site.errors import ServiceError
+    from lobby import services as lobby_services
+    from lobby.models import Table
+    from social import people, queue
+
+    a, b = make_player(), make_player()
+    online(a, b)
+    queue.join(a, players="3", bot_fill="0", turn_seconds="30")
+    c = make_player()
+    online(c)
+    queue.join(c, players="3", bot_fill="0", turn_seconds="30")
+    rb = queue.join(b, players="3", bot_fill="0", turn_seconds="30")
+    table = Table.objects.get(pk=rb.table_id)
+    host = table.host
+    before = (table.rules, table.turn_seconds, table.series_length, table.disconnect_policy, table.version)
+    attempts = [
+        lambda: lobby_services.update_rules(table.pk, host, turn_seconds=90),
+        lambda: lobby_services.update_rules(table.pk, host, series_length=30),
+        lambda: lobby_services.update_rules(table.pk, host, disconnect_policy="lose"),
+        lambda: lobby_services.update_rules(table.pk, host, deck_size=52),
+        lambda: people.set_reliable_only(host, table.pk, True),
+    ]
+    for attempt in attempts:
+        with pytest.raises(ServiceError) as exc:
+            attempt()
+        assert exc.value.code == "matched_table_locked"
+    queue.arrived(a.pk, table.pk)
+    queue.arrived(b.pk, table.pk)
+    queue.arrived(c.pk, table.pk)
+    table.refresh_from_db()
+    assert table.status == Table.Status.COUNTDOWN
+    for attempt in (lambda: lobby_services.cancel_countdown(table.pk, host),
+                    lambda: lobby_services.set_ready(table.pk, host, False)):
+        with pytest.raises(ServiceError) as exc:
+            attempt()
+        assert exc.value.code == "matched_table_locked"
+    table.refresh_from_db()
+    assert (table.rules, table.turn_seconds, table.series_length, table.disconnect_policy) == before[:4]
+    assert table.status == Table.Status.COUNTDOWN
+    client.force_login(host)
+    room = client.get(f"/tables/{table.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "edit rules" not in room and 'value="unready"' not in room and 'value="cancel"' not in room
+
+
+def test_a_bot_filled_match_keeps_its_bots(make_player, online):
+    from lobby.models import Seat
+    from social import queue
+    from tests.social.conftest import age
+
+    a, b = make_player(), make_player()
+    online(a, b)
+    ra = queue.join(a, players="4", bot_fill="15")
+    rb = queue.join(b, players="4", bot_fill="15")
+    age(ra, 16)
+    age(rb, 16)
+    assert queue.sweep()["tables"] == 1
+    ra.refresh_from_db()
+    assert ra.table.matched
+    assert Seat.objects.filter(table=ra.table).exclude(bot_level="").count() == 2
