@@ -15,6 +15,7 @@ from datetime import timedelta
 
 from django.db import models
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import Player
 from durak_site.clock import db_now
@@ -292,6 +293,7 @@ def fire_inactive_seats(table_id, version=None) -> int:
             Seat.objects.filter(pk=s.pk).update(player=None, ready=False, inactive_deadline=None)
             s.player_id, s.player, s.ready, s.inactive_deadline = None, None, False, None
             freed += 1
-        notice = lambda: _("Seat freed: %(nicks)s was away too long.") % {"nicks": ", ".join(nicks)}  # noqa: E731
+        notice = lambda: ngettext("Seat freed: %(nicks)s was away too long.",  # noqa: E731
+                                  "Seats freed: %(nicks)s were away too long.", len(nicks)) % {"nicks": ", ".join(nicks)}
         _after_leave(table, seats, before, left, notice)
     return freed

@@ -86,7 +86,7 @@ def site_socket() -> dict:
         "requeued": _("Someone did not come: back to the search, at the head of the queue."),
         "no_show": _("You did not come to the table in time: the search has ended."),
         "search_ended": _("The search has ended."),
-        "invitation": _("%(nick)s invites you to table %(table)s"),
+        "invitation": _("%(nick)s invites you to the table “%(table)s”"),
         "accept": _("Accept"), "decline": _("Decline"), "close": _("Close"),
         "friend_request": _("%(nick)s wants to be your friend"),
         "friend_accepted": _("%(nick)s accepted your friend request"),
