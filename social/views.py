@@ -14,6 +14,8 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from durak_site.errors import ServiceError
@@ -89,6 +91,20 @@ def play(request: HttpRequest) -> HttpResponse:
     return search(request)
 
 
+def _timer_text(row) -> str:
+    """The search's one clock as the page first shows it (site.js ticks it on): the countdown to the
+    bots when they are the fallback, else the wait so far."""
+    if row is None:
+        return ""
+    waited = max(0, int((timezone.now() - row.queued_at).total_seconds()))
+    if not row.bot_fill:
+        return f"{waited // 60}:{waited % 60:02d}"
+    left = max(0, row.bot_fill - waited)
+    if not left:
+        return _("bots are joining…")
+    return _("bots join in {t}").replace("{t}", f"{left // 60}:{left % 60:02d}")
+
+
 def search(request: HttpRequest) -> HttpResponse:
     """The waiting page: the choices, how many others search in his mode, a timer, «Отмена»."""
     if not request.user.is_authenticated:
@@ -99,6 +115,7 @@ def search(request: HttpRequest) -> HttpResponse:
     choices = row.choices() if row is not None else queue.last_choices(request.user)
     return render(request, "social/search.html", {
         "row": row, "choices": choices, "others": queue.others_searching(row) if row else 0,
+        "timer_text": _timer_text(row),
         "start": request.GET.get("start") == "1" and row is None,
         "variants": [("", None), *[(v, None) for v in matching.VARIANTS]],
         "player_options": [0, *matching.PLAYERS], "decks": [0, *matching.DECKS],

@@ -194,9 +194,14 @@
     var out = document.querySelector("[data-search-timer]");
     if (!box || !out) return;
     var since = Date.parse(box.dataset.since);
+    var fill = Number(box.dataset.botFill || 0);
+    var clock = function (s) { return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0"); };
     setInterval(function () {
       var s = Math.max(0, Math.floor((Date.now() - since) / 1000));
-      out.textContent = Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+      // one countdown: to the bots when they are the fallback, else the wait counted up
+      if (fill && out.dataset.countdown) {
+        out.textContent = s < fill ? out.dataset.countdown.replace("{t}", clock(fill - s)) : out.dataset.due;
+      } else out.textContent = clock(s);
     }, 500);
   }
 
