@@ -190,6 +190,7 @@ CATALOGUE = {
     "search_wait": _("You did not come to a matched table or left it before the deal: you may search again in "
                      "%(seconds)s s."),
     "matched_table_locked": _("This table was made by the search: its settings stay as the search chose them."),
+    "tournament_table_locked": _("This is a tournament table: its rules and players are set by the tournament."),
 }
 
 GENERIC = _("That is not allowed.")

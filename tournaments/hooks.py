@@ -1,12 +1,14 @@
 """The site socket's page hook: a tab on an event page hears its live standings; a player who
-opens the table of his tournament pairing is marked ready there (as the quick-play search does)."""
+opens the table of his tournament pairing is marked ready there (as the quick-play search does),
+and a tab that (re)connects elsewhere while his table waits for him is sent there (a `match` told
+while the tab was between pages would otherwise be lost)."""
 
 from __future__ import annotations
 
 import re
 
 from . import announce, services
-from .models import Tournament
+from .models import Tournament, TournamentGame
 
 EVENT_PATH = re.compile(r"^/tournaments/(\d{1,12})/$")
 TABLE_PATH = re.compile(r"^/tables/(\d{1,12})/$")
@@ -14,9 +16,9 @@ TABLE_PATH = re.compile(r"^/tables/(\d{1,12})/$")
 
 def page_groups(player_id: int, path: str) -> list[str]:
     found = TABLE_PATH.match(path)
-    if found:
-        services.arrived(player_id, int(found.group(1)))
+    if found and services.arrived(player_id, int(found.group(1))):
         return []
+    services.remind_table(player_id, int(found.group(1)) if found else None)
     found = EVENT_PATH.match(path)
     if found:
         event = Tournament.objects.filter(pk=int(found.group(1))).only("pk", "private", "created_by", "invite_code") \
@@ -28,3 +30,20 @@ def page_groups(player_id: int, path: str) -> list[str]:
 
 def _entrant_or_creator(event: Tournament, player_id: int) -> bool:
     return event.created_by_id == player_id or event.entries.filter(player_id=player_id).exists()
+
+
+def _pending_players(table_id: int) -> tuple[int, int | None] | None:
+    found = (TournamentGame.objects.filter(table_id=table_id, status=TournamentGame.Status.PENDING)
+             .values_list("player_a_id", "player_b_id").first())
+    return found
+
+
+def seat_guard(table_id: int, player_id: int) -> str | None:
+    """A tournament table seats its two players only."""
+    players = _pending_players(table_id)
+    return "tournament_table_locked" if players is not None and player_id not in players else None
+
+
+def manage_guard(table_id: int, what: str) -> str | None:
+    """A tournament table keeps the event's rules and takes no bot (cancelling the 3-2-1 is fine)."""
+    return "tournament_table_locked" if what in ("rules", "bots") and _pending_players(table_id) else None

@@ -66,7 +66,7 @@ def test_the_event_page_shows_standings_marks_and_after_the_end_the_podium_and_p
     live = client.get(reverse("tournaments:live", args=[event.pk]) + f"?code={event.invite_code}").content.decode()
     assert "t-podium" in live and winner.nick in live
     profile = client.get(reverse("accounts:profile")).content.decode()
-    assert "🥇" in profile and event.name in profile
+    assert "t-medal-1" in profile and event.name in profile
 
 
 def test_creating_a_private_event_gives_its_link(client, make_player):

@@ -295,3 +295,28 @@ def test_the_schedule_creates_each_event_once_ahead(db):
     assert [e.starts_at.hour for e in made] == [11]
     assert services.create_ahead(now) == []
     assert Tournament.objects.get().start_deadline == made[0].starts_at
+
+
+def test_a_tournament_table_keeps_its_rules_and_seats_its_two_players_only(make_event, make_player):
+    from lobby import services as lobby_services
+
+    event = make_event()
+    a, b = make_player(), make_player()
+    join_all(event, [a, b])
+    start(event)
+    services.arena_wave(event.pk)
+    pairing = _pairing_of(event, a)
+    host = pairing.player_a
+    for change in (lambda: lobby_services.update_rules(pairing.table_id, host, deck_size=52),
+                   lambda: lobby_services.add_bot(pairing.table_id, host, 2)):
+        with pytest.raises(ServiceError) as exc:
+            change()
+        assert exc.value.code in ("tournament_table_locked", "seat_taken")
+    with pytest.raises(ServiceError) as exc:
+        lobby_services.update_rules(pairing.table_id, host, deck_size=52)
+    assert exc.value.code == "tournament_table_locked"
+    lobby_services.stand(pairing.table_id, pairing.player_b)
+    with pytest.raises(ServiceError) as exc:
+        lobby_services.sit(pairing.table_id, make_player(), 2)
+    assert exc.value.code == "tournament_table_locked"
+    assert Table.objects.get(pk=pairing.table_id).rules["deck_size"] == event.deck_size

@@ -23,11 +23,11 @@ from .lifecycle import (
 )
 from .results import fire_no_shows, on_game_finished, recompute
 from .schedule import create_ahead
-from .waves import ARRIVE_SECONDS, arena_wave, arrived, seat_pair, swiss_round
+from .waves import ARRIVE_SECONDS, arena_wave, arrived, remind_table, seat_pair, swiss_round
 
 __all__ = [
     "ARRIVE_SECONDS", "LATE_JOIN_CLOSES", "arena_wave", "arrived", "berserk", "check_round_over", "create_ahead",
     "create_private", "create_scheduled", "fire_end", "fire_no_shows", "fire_round", "fire_start", "fire_warn",
-    "join", "may_see", "on_game_finished", "pause", "recompute", "remove_player", "resume", "return_wait",
+    "join", "may_see", "on_game_finished", "pause", "recompute", "remind_table", "remove_player", "resume", "return_wait",
     "seat_pair", "sweep", "swiss_round", "void_game", "withdraw", "write_places",
 ]

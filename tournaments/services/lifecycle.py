@@ -7,6 +7,7 @@ arena's pool and fires the tournament tables' no-shows.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from datetime import timedelta
 
@@ -16,6 +17,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from durak_site.clock import db_now
+from durak_site.errors import ServiceError
+from lobby import services as lobby_services
+from lobby.models import Table
 
 from .. import announce, standings
 from ..models import Entry, Tournament, TournamentGame
@@ -111,11 +115,21 @@ def fire_end(event_id: int) -> bool:
         event.end_deadline = event.round_deadline = None
         event.finished_at = db_now()
         event.save()
+        _void_unstarted(event)
         write_places(event)
         Entry.objects.filter(tournament=event, state__in=(Entry.State.WAITING, Entry.State.PLAYING)).update(
             state=Entry.State.WAITING)
         announce.changed(event.pk, finished=True)
     return True
+
+
+def _void_unstarted(event: Tournament) -> None:
+    """Pairings whose game had not begun at the end count for nobody; their tables close."""
+    for pairing in TournamentGame.objects.filter(tournament=event, status=TournamentGame.Status.PENDING,
+                                                 table__status__in=(Table.Status.WAITING, Table.Status.COUNTDOWN)):
+        TournamentGame.objects.filter(pk=pairing.pk).update(status=TournamentGame.Status.VOID, finished_at=db_now())
+        with contextlib.suppress(ServiceError):
+            lobby_services.close_table(pairing.table_id, _("The tournament is over."))
 
 
 def write_places(event: Tournament) -> None:

@@ -12,6 +12,7 @@ import logging
 
 from django.db import transaction
 from django.db.models import F
+from django.utils.translation import gettext as _
 
 from durak_site.clock import db_now
 from durak_site.errors import ServiceError
@@ -167,7 +168,7 @@ def _fire_no_show(pk: int, now) -> int:
         pairing.save()
         if pairing.table_id:
             with contextlib.suppress(ServiceError):
-                lobby_services.close_table(pairing.table_id, "")
+                lobby_services.close_table(pairing.table_id, _("Not every player came to this tournament table."))
         announce.changed(event.pk)
         announce.tell([p for p in (pairing.player_a_id, pairing.player_b_id) if p not in ready], "tournament_absent",
                       tournament=event.pk)

@@ -20,6 +20,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
+from django.db.models import Q
 from django.urls import reverse
 
 from accounts import services as accounts_services
@@ -81,10 +82,14 @@ def _cannot_play(player) -> bool:
 
 
 def _send_to_tables(games: list[TournamentGame]) -> None:
+    _send_to_tables_of(games)
+
+
+def _send_to_tables_of(games: list[TournamentGame], only: list[int] | None = None) -> None:
     for g in games:
         url = reverse("lobby:table", args=[g.table_id])
-        announce.tell([g.player_a_id, g.player_b_id], "match", table_id=g.table_id, url=url,
-                      tournament=g.tournament_id)
+        players = [p for p in (g.player_a_id, g.player_b_id) if only is None or p in only]
+        announce.tell(players, "match", table_id=g.table_id, url=url, tournament=g.tournament_id)
 
 
 def arena_wave(event_id: int) -> int:
@@ -168,6 +173,18 @@ def swiss_round(event_id: int) -> int:
         _send_to_tables(made)
         announce.changed(event.pk)
     return len(made)
+
+
+def remind_table(player_id: int, current_table_id: int | None) -> bool:
+    """His tab opened a page while a pairing's table waits for him (he has not arrived): `match` again."""
+    waiting = (TournamentGame.objects.filter(Q(player_a_id=player_id) | Q(player_b_id=player_id),
+                                             status=TournamentGame.Status.PENDING, table__isnull=False,
+                                             table__status__in=(Table.Status.WAITING, Table.Status.COUNTDOWN))
+               .exclude(table_id=current_table_id).first())
+    if waiting is None or Seat.objects.filter(table_id=waiting.table_id, player_id=player_id, ready=True).exists():
+        return False
+    _send_to_tables_of([waiting], [player_id])
+    return True
 
 
 def arrived(player_id: int, table_id: int) -> bool:
