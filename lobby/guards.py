@@ -1,7 +1,6 @@
 """Rules of apps above the lobby about who may sit where (the social app's blocks and its
-«only reliable players»), and about which changes a table takes (a tournament's table keeps the
-event's rules and has no bots). They register here in their ready(); `sit` asks each seat guard
-before seating, and every managing change (rules, bots, cancel) asks each manage guard.
+«only reliable players», a tournament table's two players). They register here in their ready();
+`sit` asks each before seating.
 
 A guard answers a refusal code of durak_site/errors.py, or None to let him sit.
 """
@@ -28,19 +27,3 @@ def check_seat(table_id: int, player_id: int) -> None:
         if code is not None:
             raise ServiceError(code)
 
-
-ManageGuard = Callable[[int, str], str | None]  # (table_id, "rules" / "bots" / "cancel") -> refusal code or None
-_manage_guards: list[ManageGuard] = []
-
-
-def register_manage_guard(guard: ManageGuard) -> None:
-    if guard not in _manage_guards:
-        _manage_guards.append(guard)
-
-
-def check_manage(table_id: int, what: str) -> None:
-    """Raise the first manage guard's refusal (nothing is changed then)."""
-    for guard in _manage_guards:
-        code = guard(table_id, what)
-        if code is not None:
-            raise ServiceError(code)

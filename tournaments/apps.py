@@ -17,7 +17,6 @@ class TournamentsConfig(AppConfig):
         signals.game_finished.connect(services.on_game_finished, dispatch_uid="tournaments.on_game_finished")
         sweep_hooks.register("tournaments", services.sweep)  # the in-process ticker's share (embedded default)
         guards.register_seat_guard(hooks.seat_guard)  # a tournament table seats its two players only
-        guards.register_manage_guard(hooks.manage_guard)  # ... and keeps the event's rules, without bots
         site_hooks.register_page_hook(hooks.page_groups)  # live standings, arriving at a tournament table
         pages.register_table_panel("tournaments/next_events.html", place="lobby")  # the next events
         pages.register_table_panel("tournaments/next_events.html", place="home")

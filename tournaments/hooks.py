@@ -43,7 +43,3 @@ def seat_guard(table_id: int, player_id: int) -> str | None:
     players = _pending_players(table_id)
     return "tournament_table_locked" if players is not None and player_id not in players else None
 
-
-def manage_guard(table_id: int, what: str) -> str | None:
-    """A tournament table keeps the event's rules and takes no bot (cancelling the 3-2-1 is fine)."""
-    return "tournament_table_locked" if what in ("rules", "bots") and _pending_players(table_id) else None

@@ -8,7 +8,7 @@ A game that ends while a wave runs touches only "playing" rows, which the wave n
 players are back in the pool for the next wave.
 
 A pairing makes a two-seat table through lobby.services (the event's rules, no bots, a leaver
-loses), seats both players and tells their tabs to go there (the site socket's `match`, as the
+loses; locked as a matched table, so nobody changes them in the waiting room), seats both players and tells their tabs to go there (the site socket's `match`, as the
 quick-play search does); arriving on the table page presses «Готово». Who has not arrived within
 ARRIVE_SECONDS: in an arena he is paused and it counts as an abandon; in a Swiss he loses the round.
 """
@@ -63,6 +63,7 @@ def seat_pair(event: Tournament, a, b, round_number: int, now) -> TournamentGame
         with transaction.atomic():
             table = lobby_services.create_table(a, **table_settings(event))
             lobby_services.sit(table.pk, b, 2)
+            lobby_services.lock_as_matched(table.pk)  # its rules, bots and start are the event's
             return TournamentGame.objects.create(
                 tournament=event, round=round_number, table=table, player_a=a, player_b=b,
                 arrive_deadline=now + timedelta(seconds=ARRIVE_SECONDS), created_at=now)
