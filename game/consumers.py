@@ -4,6 +4,8 @@ Groups: `table-<id>` (everyone: lobby events, game started), `table-<id>-seat-<n
 the player owning seat n of the current game: his own redacted frames) and `table-<id>-watch`
 (everyone else: the spectator frame). Frames are built by game.services, already redacted. Every
 socket also joins `player-<id>`: accounts closes it there when its session ends (accounts/sessions.py).
+Apps above game add message types, events and groups through game/socket_hooks.py: the chat's, and
+social's `site-<id>` (the site's news, so a table page holds this one socket and no site socket).
 
 A socket belongs to a session: it closes when the session ends (logout, a new key, a moderator's
 "end sessions") or the player is banned, by that news, and every move and heartbeat re-checks it
@@ -142,6 +144,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         try:
             await self._leave(code)
         finally:
+            await socket_hooks.disconnected(self)  # (the apps' own groups were left with the others)
             shutdown.forget(self)
             if self.admitted:
                 self.admitted = False
@@ -330,6 +333,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if reason is not None:
             await self._end(reason)
             return
+        socket_hooks.heartbeat(self)
         if version is not None and version > self.last_version[1]:
             self._repair_if_still_behind(version)
 

@@ -1,9 +1,10 @@
-"""Extension points of the table socket for apps above game (chat), registered in their ready().
+"""Extension points of the table socket for apps above game (chat, social), registered in their ready().
 
-The game app never imports those apps: they add message types, a callback run when a socket has
-connected, and channel-layer events (sent as ``{"type": "socket.hook", "hook": name, ...}``), and
-the socket calls them with itself. A failing hook is logged and answered with an error; it never
-closes the socket.
+The game app never imports those apps: they add message types, callbacks run when a socket has
+connected, has closed and beats, and channel-layer events (sent as ``{"type": "socket.hook", "hook":
+name, ...}``), and the socket calls them with itself. A failing hook is logged and answered with an
+error; it never closes the socket. So a table page needs no second socket: social carries the site's
+news (presence, invitations, a match found) on this one.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ _messages: dict[str, Handler] = {}
 _events: dict[str, Handler] = {}
 _connect: list[ConnectHook] = []
 _role_changed: list[ConnectHook] = []
+_disconnect: list[ConnectHook] = []
+_heartbeat: list[Callable[[Any], None]] = []
 
 
 def register(message_type: str, handler: Handler) -> None:
@@ -44,6 +47,20 @@ def on_role_change(hook: ConnectHook) -> None:
     player or a player of the game: rights that were granted for the old role are re-checked."""
     if hook not in _role_changed:
         _role_changed.append(hook)
+
+
+def on_disconnect(hook: ConnectHook) -> None:
+    """`hook(consumer)` runs once the socket has closed (after a connect hook of the same app ran, or
+    not: a hook keeps its own note of what it did on connect)."""
+    if hook not in _disconnect:
+        _disconnect.append(hook)
+
+
+def on_heartbeat(hook: Callable[[Any], None]) -> None:
+    """`hook(consumer)` runs at each of the socket's heartbeats (every few seconds while its page
+    pings). It is synchronous and must not wait: work it starts runs as its own task."""
+    if hook not in _heartbeat:
+        _heartbeat.append(hook)
 
 
 def handles(message_type: object) -> bool:
@@ -76,3 +93,16 @@ async def connected(consumer) -> None:
 async def role_changed(consumer) -> None:
     for hook in _role_changed:
         await _guarded(consumer, getattr(hook, "__name__", "role_changed"), hook(consumer))
+
+
+async def disconnected(consumer) -> None:
+    for hook in _disconnect:
+        await _guarded(consumer, getattr(hook, "__name__", "disconnect"), hook(consumer))
+
+
+def heartbeat(consumer) -> None:
+    for hook in _heartbeat:
+        try:
+            hook(consumer)
+        except Exception:
+            log.exception("socket hook %s failed", getattr(hook, "__name__", "heartbeat"))

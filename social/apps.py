@@ -13,7 +13,7 @@ class SocialConfig(AppConfig):
         from lobby import guards, pages
         from lobby.signals import matched_seat_left
 
-        from . import people, queue, views
+        from . import people, queue, table_socket, views
 
         pages.register_quick_play(views.quick_play)  # «Быстрая игра» searches for opponents
         pages.register_table_panel("social/online_panel.html", place="lobby")  # who is online
@@ -26,3 +26,4 @@ class SocialConfig(AppConfig):
         player_banned.connect(people.on_player_banned, dispatch_uid="social.on_player_banned")
         matched_seat_left.connect(queue.on_matched_seat_left, dispatch_uid="social.on_matched_seat_left")
         sweep_hooks.register("social", queue.sweep)  # the in-process ticker's share (embedded default)
+        table_socket.register()  # the site's news on the table socket: a table page holds one socket

@@ -1,5 +1,6 @@
-"""The site socket (/ws/site/): one per tab on every page. Presence, and personal news (a match was
-found: go to the table; an invitation; a friend request), and the lobby's online list.
+"""The site socket (/ws/site/): the one socket of every page but a table's. Presence, and personal news
+(a match was found: go to the table; an invitation; a friend request), and the lobby's online list.
+A table's pages hold the table socket only, which carries the same news (social/table_socket.py).
 
 Messages from the browser (JSON objects with "type"): `ping`; `page` {"path"} (the page this tab
 shows: arriving at a matched table presses «Готово» for him; the lobby subscribes to the online
@@ -9,7 +10,7 @@ frame and changes nothing.
 Close codes: 4401 not signed in or the session ended, 4403 banned, 4408 too many sockets of one
 account or address (game/socket_limits.py, counted with the table sockets), 4429 flooding (the
 conventions of accounts/sessions.py and game/flood.py that the table socket also follows). The
-page's script does not reconnect after any of them.
+page's client (static/site/socket.js) reconnects only after 4429, after its usual pause.
 """
 
 from __future__ import annotations
@@ -167,8 +168,7 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
             if not isinstance(accept, bool):
                 raise ServiceError("bad_message")
             row = await in_thread(people.answer)(self.user, content.get("id"), accept)
-            await self.send_json({"type": "invitation_answered", "id": row.pk, "accepted": accept,
-                                  "url": f"/tables/{row.table_id}/" if accept else None})
+            await self.send_json(notify.invitation_answered(row.table_id, row.pk, accept))
         else:
             await self._error("unknown_type")
 
@@ -250,7 +250,14 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
 
         self.pending[name] = asyncio.ensure_future(later())
 
+    async def socket_hook(self, event) -> None:
+        """The personal news (social/notify.py), sent as the table socket's hook event."""
+        if event.get("hook") == notify.HOOK and not self.closing:
+            await self.send_json(event["payload"])
+
     async def site_notify(self, event) -> None:
+        """News sent to a page hook's group as ``site.notify`` (social/site_hooks.py): the site socket
+        only; a group a table socket may join sends ``notify.news_event`` instead."""
         if not self.closing:
             await self.send_json(event["payload"])
 

@@ -2,6 +2,9 @@
 socket's `page` message) and answers the channel groups that tab should hear (e.g. an event's live
 standings), doing whatever arriving there means for the player. Registered in the app's ready();
 the hook runs on the thread pool (it may read the database) and is authorised by the hook itself.
+A table's pages hold the table socket instead, which tells the hooks the table's path on connect
+(social/table_socket.py) and joins their groups too: send events to them with
+`notify.news_event(payload)`, which both sockets hear.
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django import template
 from django.utils.translation import gettext as _
 
@@ -32,11 +34,11 @@ def matching_rule() -> dict:
 
 @register.simple_tag
 def online_strings() -> dict:
-    """The words the site socket's script needs to redraw the online list in the page's language."""
+    """The words the site news' script needs to redraw the online list in the page's language."""
     return {"playing": _("playing"), "searching": _("searching"), "lobby": _("in the lobby"), "watch": _("watch"),
             "nobody": _("Nobody else is online right now."), "reliability": _("Reliability"),
             "marks": {code: str(label) for code, label in reliability.LABELS.items()},
-            "counts": _("%(online)s online · %(playing)s playing")}
+            "counts": _placeholders(_("%(online)s online · %(playing)s playing"))}
 
 
 @register.simple_tag(takes_context=True)
@@ -80,8 +82,9 @@ def reliability_label(code: str) -> str:
 
 @register.inclusion_tag("social/site_socket.html")
 def site_socket() -> dict:
-    """The site socket's script and the words its notices use (base.html, signed-in players)."""
-    return {"strings": {
+    """The site news' script and the words its notices use (base.html, signed-in players); their
+    placeholders as the pages' one `fmt` reads them ({nick})."""
+    return {"strings": {key: _placeholders(str(text)) for key, text in {
         "match": _("Opponents found! Going to the table…"),
         "requeued": _("Someone did not come: back to the search, at the head of the queue."),
         "no_show": _("You did not come to the table in time: the search has ended."),
@@ -98,4 +101,9 @@ def site_socket() -> dict:
             "n": queue.ARRIVE_SECONDS},
         "invite_held": _("Your seat at the table is taken. Save your key, then go to the table."),
         "to_table": _("Go to the table"),
-    }}
+    }.items()}}
+
+
+def _placeholders(text: str) -> str:
+    """The catalogue's %(nick)s as the pages' fmt (static/site/socket.js) fills it: {nick}."""
+    return re.sub(r"%\((\w+)\)s", r"{\1}", text)

@@ -1,8 +1,11 @@
-// The one socket edge of the table pages (the game table and the waiting room): connect, ping,
-// reconnect with exponential backoff, and the server's close codes; plus the page helpers every
-// script shares (csrf, fmt). The server sends the current state on every (re)connect, which is the
-// resync: nothing here keeps game or room state. Each opened socket is announced with the
-// "table-socket" event, so the panels other apps add (the chat) use this one socket too.
+// The one socket client of every page: connect, ping, reconnect with exponential backoff, and the
+// server's close codes; plus the page helpers every script shares (csrf, fmt). A page holds one
+// socket: a table's pages open the table socket (which carries the site's news too), every other
+// signed-in page the site socket (social/static/social/site.js opens it when no page script opened
+// one). The server sends the current state on every (re)connect, which is the resync: nothing here
+// keeps game or room state. Whatever else on the page listens to the socket (the site's news, an
+// app's panel such as the chat) subscribes here, so it hears whichever socket the page has; each
+// opened socket is also announced with the "table-socket" event.
 
 // The close codes the server sends (durak_site/close_codes.py), and no others.
 export const CLOSE = Object.freeze({
@@ -14,8 +17,34 @@ export const CLOSE = Object.freeze({
   service_restart: 4012, // the server process is stopping (a deploy): reconnect at once, quietly
 });
 const FATAL = new Set([CLOSE.session_ended, CLOSE.banned, CLOSE.not_found, CLOSE.too_many]); // retrying will not help
-// The server judges a seat gone after 12 s without a ping (settings.TIMERS_HEARTBEAT_TIMEOUT).
+// The server judges a seat gone after 12 s without a ping (settings.TIMERS_HEARTBEAT_TIMEOUT); the
+// site socket's presence needs a ping far less often (its page passes pingEvery).
 const PING_EVERY_MS = 5000;
+const SILENT_PINGS = 2.4; // a socket silent for this many ping intervals is dropped and reopened
+
+// The page's socket and who listens to it (the page has one, whichever opened it).
+let pageConnection = null;
+const subscribers = new Set();
+
+/** The page's open connection, or null while no script has opened one. */
+export function pageSocket() { return pageConnection; }
+
+/**
+ * Hear the page's socket, whichever it is and across reconnects: {message(msg), open(), close()},
+ * each optional. Returns a function that stops listening.
+ */
+export function subscribe(handlers) {
+  subscribers.add(handlers);
+  if (pageConnection && pageConnection.isOpen() && handlers.open) handlers.open();
+  return () => subscribers.delete(handlers);
+}
+
+function tell(kind, arg) {
+  for (const s of subscribers) {
+    if (!s[kind]) continue;
+    try { s[kind](arg); } catch (e) { setTimeout(() => { throw e; }); } // one listener's bug spares the rest
+  }
+}
 
 /** A message id (the server drops a resent move with the same id). */
 export function uuid() {
@@ -40,12 +69,14 @@ export const fmt = (s, vars = {}) => String(s ?? "").replace(/\{(\w+)\}/g, (m, k
 
 export class Connection {
   /**
-   * @param {string} path   "/ws/tables/<id>/"
-   * @param {object} on     {frame(msg, receivedAt), open(restored), lost(), fatal(code)}
+   * @param {string} path   "/ws/tables/<id>/" or "/ws/site/"
+   * @param {object} on     {frame(msg, receivedAt), open(restored), lost(), fatal(code)}, each optional
+   * @param {object} options {pingEvery: ms between pings (5000)}
    */
-  constructor(path, on) {
+  constructor(path, on = {}, { pingEvery = PING_EVERY_MS } = {}) {
     this.path = path;
     this.on = on;
+    this.pingEvery = pingEvery;
     this.ws = null;
     this.attempt = 0;
     this.wasOpen = false;
@@ -63,6 +94,7 @@ export class Connection {
 
   start() {
     this.stopped = false;
+    pageConnection = this;
     this.open();
     document.addEventListener("visibilitychange", () => {
       // phones suspend sockets in the background: check as soon as we are visible again
@@ -97,21 +129,24 @@ export class Connection {
       this.lostShown = false;
       this.lastPong = Date.now();
       clearInterval(this.pingTimer);
-      this.pingTimer = setInterval(() => this.heartbeat(), PING_EVERY_MS);
+      this.pingTimer = setInterval(() => this.heartbeat(), this.pingEvery);
       // other parts of the page (the chat panel) use this one socket too
       document.dispatchEvent(new CustomEvent("table-socket", { detail: ws }));
       this.on.open && this.on.open(restored);
+      if (pageConnection === this) tell("open");
     };
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
       this.lastPong = Date.now();
-      this.on.frame(msg, Date.now());
+      this.on.frame && this.on.frame(msg, Date.now());
+      if (pageConnection === this) tell("message", msg);
     };
     ws.onclose = (ev) => {
       clearInterval(this.pingTimer);
       if (this.ws !== ws) return;
       this.ws = null;
+      if (pageConnection === this) tell("close", ev.code);
       if (this.stopped) return;
       if (FATAL.has(ev.code)) {
         this.on.fatal && this.on.fatal(ev.code);
@@ -133,7 +168,7 @@ export class Connection {
 
   heartbeat() {
     if (!this.isOpen()) return;
-    if (Date.now() - this.lastPong > 12000) { // silent socket: drop it and reconnect
+    if (Date.now() - this.lastPong > this.pingEvery * SILENT_PINGS) { // silent socket: drop it and reconnect
       this.ws.close(4000);
       return;
     }
