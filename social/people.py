@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from accounts.models import Player
 from accounts.services import ensure_can_play
+from durak_site import ratelimit
 from durak_site.clock import db_now
 from durak_site.errors import ServiceError
 from lobby import services as lobby_services
@@ -127,9 +128,6 @@ def request_friend(player, other_id) -> Friendship:
         raise ServiceError("social_self")
     if blocked_either_way(player.pk, other.pk):
         raise ServiceError("player_not_found")
-    since = db_now() - timedelta(hours=1)
-    if Friendship.objects.filter(from_player=player, created_at__gt=since).count() >= FRIEND_REQUESTS_PER_HOUR:
-        raise ServiceError("social_too_many")
     with transaction.atomic():
         theirs = Friendship.objects.select_for_update().filter(from_player=other, to_player=player).first()
         if theirs is not None:
@@ -138,6 +136,12 @@ def request_friend(player, other_id) -> Friendship:
                 theirs.save(update_fields=["accepted"])
                 notify.tell(other.pk, "friend_accepted", nick=player.nick)
             return theirs
+        mine = Friendship.objects.filter(from_player=player, to_player=other).first()
+        if mine is not None:
+            return mine
+        # counted in the shared cache, not in rows: a withdrawn request is deleted, its notice was sent
+        if not ratelimit.within("friend-request", player.pk, (FRIEND_REQUESTS_PER_HOUR, 3600)):
+            raise ServiceError("social_too_many")
         try:
             with transaction.atomic():
                 row = Friendship.objects.create(from_player=player, to_player=other)
@@ -223,12 +227,13 @@ def invite(host, guest_id) -> Invitation:
         raise ServiceError("invite_no_table")
     table = seat.table
     now = db_now()
-    if Invitation.objects.filter(host=host, created_at__gt=now - timedelta(seconds=60)).count() >= INVITES_PER_MINUTE:
-        raise ServiceError("social_too_many")
     if Seat.objects.filter(table=table, player=guest).exists():
         raise ServiceError("invite_already_seated")
     if blocked_either_way(host.pk, guest.pk) or (invites_friends_only(guest.pk) and not are_friends(host.pk, guest.pk)):
         raise ServiceError("invite_unavailable")
+    # an atomic counter in the shared cache: parallel invitations cannot all read "under the limit"
+    if not ratelimit.within("invite", host.pk, (INVITES_PER_MINUTE, 60)):
+        raise ServiceError("social_too_many")
     with transaction.atomic():
         Invitation.objects.filter(host=host, guest=guest, status=Invitation.Status.PENDING).update(
             status=Invitation.Status.EXPIRED)
@@ -290,12 +295,17 @@ def expire_invitations() -> int:
         status=Invitation.Status.EXPIRED)
 
 
+def _has_place_at(table: Table, player) -> bool:
+    return (player.is_staff or table.host_id == player.pk
+            or Seat.objects.filter(table=table, player=player).exists())
+
+
 def set_reliable_only(host, table_id, value: bool) -> None:
     """The host's «только надёжные игроки» (before the game; seated players stay)."""
     _require_player(host)
     table = Table.objects.filter(pk=table_id).first()
-    if table is None:
-        raise ServiceError("table_not_found")
+    if table is None or (table.private and not _has_place_at(table, host)):
+        raise ServiceError("table_not_found")  # a stranger learns nothing of a private table
     if not lobby_services.can_manage(table, host):
         raise ServiceError("not_host")
     if table.matched:

@@ -24,6 +24,7 @@ from django.urls import reverse
 
 from accounts.models import Player
 from accounts.services import ensure_can_play
+from durak_site import ratelimit
 from durak_site.clock import db_now
 from durak_site.errors import ServiceError
 from game.models import Game
@@ -206,6 +207,14 @@ def _pairs_at_limit(player_ids: list[int]) -> dict[int, set[int]]:
     return out
 
 
+def _may_open_bot_table(host) -> bool:
+    """A bot-filled match opens a new table for its first player: the lobby's limits of new tables
+    per player and per address count it (the same windows as «Создать стол»)."""
+    return (ratelimit.within("new-table", host.pk, settings.TABLE_LIMIT_PER_ACCOUNT)
+            and ratelimit.within("new-table-address", host.last_address or "unknown",
+                                 settings.TABLE_LIMIT_PER_ADDRESS))
+
+
 def match() -> int:
     """Form every group the waiting queue allows now and seat it. Returns how many tables were made."""
     made = 0
@@ -218,6 +227,8 @@ def match() -> int:
             now = db_now()
             by_id = {r.pk: r for r in rows}
             for group, fill in matching.groups(_candidates(rows, now)):
+                if fill and not _may_open_bot_table(by_id[group[0].id].player):
+                    continue  # a bot-filled table is a new table of his: he waits for people instead
                 if _seat_group([by_id[c.id] for c in group], matching.table_settings(group, fill), fill, now):
                     made += 1
     except DatabaseError:

@@ -260,3 +260,41 @@ async def test_too_many_sockets_of_one_account_close_with_4408(settings):
     assert (await again.receive_json_from(timeout=5))["type"] == "hello"  # a closed tab frees its place
     for comm in (second, again):
         await comm.disconnect()
+
+
+@pytest.mark.parametrize("choices", [{"player": 7}, {"match_now": False}, {"colour": "red"}])
+async def test_an_unknown_search_key_gets_the_catalogues_error_and_no_traceback(choices, caplog):
+    from social.models import SearchRequest
+
+    _p, _c, comm = await _open("Жора")
+    await comm.send_json_to({"type": "search", "choices": choices})
+    frame = await _until(comm, "error")
+    assert frame["code"] == "unknown_setting" and frame["message"]
+    assert not [r for r in caplog.records if r.levelname == "ERROR" or r.exc_info]
+    assert not await sync(SearchRequest.objects.exists)()
+    await comm.disconnect()
+
+
+async def test_opening_site_sockets_in_a_loop_is_limited_per_account():
+    from social import consumers
+
+    player = await sync(_player)("Зоя")
+    client = await sync(signed_in)(player)
+    import time
+
+    refused = None
+    started = time.monotonic()
+    for k in range(int(consumers.CONNECT_BURST) * 3):
+        comm, ok = await socket_for(client, "/ws/site/")
+        assert ok
+        first = await comm.receive_json_from(timeout=5)
+        if first["type"] == "error":
+            refused = k
+            assert first["code"] == "flooding"
+            frames, code = await closed_with(comm)
+            assert code == 4429
+            break
+        await comm.disconnect()
+    # the burst, and what the bucket refilled while the loop ran
+    refill = consumers.CONNECT_RATE * (time.monotonic() - started)
+    assert refused is not None and consumers.CONNECT_BURST <= refused <= consumers.CONNECT_BURST + refill + 1

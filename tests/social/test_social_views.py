@@ -249,3 +249,16 @@ def test_the_marks_of_many_players_are_each_ones_mark_over_his_last_games():
     assert reliability.marks(ids) == {steady.pk: reliability.HIGH, leaver.pk: reliability.LOW,
                                       reformed.pk: reliability.HIGH, newcomer.pk: reliability.NEW}
     assert reliability.marks([]) == {}
+
+
+def test_a_stranger_gets_one_answer_for_a_private_table_and_a_missing_one(make_player):
+    from lobby import services as lobby_services
+    from social.models import TableRequirement
+
+    host, stranger = make_player(), make_player()
+    table = lobby_services.create_table(host, private=True)
+    c = _client(stranger)
+    answers = [c.post(f"/people/tables/{tid}/reliable/", {"value": "1"}, HTTP_ACCEPT="application/json").json()
+               for tid in (table.pk, table.pk + 1000)]
+    assert answers[0] == answers[1] and answers[0]["code"] == "table_not_found"
+    assert not TableRequirement.objects.exists()
