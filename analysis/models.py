@@ -10,6 +10,10 @@ from django.utils.translation import gettext_lazy as _
 
 
 class Analysis(models.Model):
+    """One game's analysis. The queue's order is in the rows (analysis/queue.py): a worker takes the
+    most urgent queued row (``priority``, then ``requested_at``); a run is known by ``attempt`` and the
+    Celery ``task_id`` that claimed it, and shows it is alive by ``heartbeat_at``."""
+
     class Status(models.TextChoices):
         QUEUED = "queued", _("queued")
         RUNNING = "running", _("running")
@@ -26,9 +30,16 @@ class Analysis(models.Model):
                                      related_name="+")
     requested_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
+    # 0: a player asked about his own game; 1: a player's automatic analyses; 2: someone else's game
+    priority = models.PositiveSmallIntegerField(default=0)
+    attempt = models.PositiveIntegerField(default=0)  # runs claimed so far: a run writes only while it is the last
+    lost = models.PositiveSmallIntegerField(default=0)  # runs whose worker died (a game that kills one fails after two)
+    task_id = models.CharField(max_length=64, blank=True)  # the Celery task that claimed the current run
+    heartbeat_at = models.DateTimeField(null=True, blank=True)  # the current run's last step
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        indexes = [models.Index(fields=["status", "priority", "requested_at"], name="analysis_queue_order")]
         verbose_name = _("game analysis")
         verbose_name_plural = _("game analyses")
 

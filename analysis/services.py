@@ -1,4 +1,5 @@
-"""The only writer of analyses: who may ask for one, queueing it, and running it in a worker.
+"""The only writer of analyses (with analysis/queue.py, its run and repair): who may ask for one,
+queueing it, and the automatic analyses.
 
 An analysis reads a finished game (its deal, its event log, its seats) through the game app's
 models and writes only its own rows. The work runs off the web process: in a Celery worker on the
@@ -16,32 +17,25 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from accounts import services as accounts_services
 from durak_site.celery import app as celery_app
 from durak_site.errors import ServiceError
-from game import engine
-from game.engine.analysis import Budget, analyse
 from game.models import Game, GameSeat
 
-from . import signals
+from . import queue
 from .models import Analysis, AnalysisSettings, SeatAnalysis
 
 log = logging.getLogger(__name__)
 
-TASK = "analysis.tasks.analyse_game"  # the Celery task's registered name (analysis/tasks.py)
-STALE = timedelta(minutes=30)  # a run older than this died with its worker: it may be queued again
+TASK = queue.TASK  # a turn of the analysis queue (analysis/queue.py)
+STALE = timedelta(minutes=30)  # a row queued or running this long is lost even without beat's sweep
+PENDING_PER_REQUESTER = 2  # analyses one player may have queued or running at once
 
 
 def _setting(name: str, default):
     return getattr(settings, name, default)
-
-
-def runner() -> str:
-    """"celery" (a worker on the analysis queue), "local" (a thread; no Redis) or "off" (tests)."""
-    return _setting("ANALYSIS_RUNNER", "") or ("celery" if settings.TIMERS_BACKEND == "celery" else "local")
 
 
 def _within_limit(key: str, count: int, window: int) -> bool:
@@ -72,9 +66,12 @@ def check_may_request(game: Game, player) -> None:
         raise ServiceError("analysis_private")
 
 
-def request_analysis(game_id, player) -> Analysis:
-    """The game's analysis, queued if there was none (or the last one failed or died): asking
-    again returns the same one. Refuses with a ServiceError and changes nothing."""
+def request_analysis(game_id, player, address: str | None = None) -> Analysis:
+    """The game's analysis, queued if there was none (or the last one failed or was lost): asking
+    again returns the same one. A player's own game goes before other people's in the queue. Limits:
+    ANALYSIS_PER_HOUR per player and ANALYSIS_PER_HOUR_PER_ADDRESS per address (``address``: the
+    request's client address), and PENDING_PER_REQUESTER waiting at once per player. Refuses with a
+    ServiceError and changes nothing."""
     try:
         game = Game.objects.select_related("table").get(pk=int(game_id))
     except (Game.DoesNotExist, TypeError, ValueError, OverflowError) as e:
@@ -83,96 +80,46 @@ def request_analysis(game_id, player) -> Analysis:
     existing = Analysis.objects.filter(game=game).first()
     if existing and not _needs_run(existing):
         return existing
+    pending = Analysis.objects.filter(requested_by=player, status__in=[Analysis.Status.QUEUED,
+                                                                       Analysis.Status.RUNNING])
+    if pending.count() >= _setting("ANALYSIS_PENDING_PER_REQUESTER", PENDING_PER_REQUESTER):
+        raise ServiceError("analysis_queue_full")
     if not _within_limit(f"player:{player.pk}", _setting("ANALYSIS_PER_HOUR", 10), 3600):
         raise ServiceError("analysis_too_often")
+    if address and not _within_limit(f"address:{address}", _setting("ANALYSIS_PER_HOUR_PER_ADDRESS", 10), 3600):
+        raise ServiceError("analysis_too_often")
+    priority = queue.Priority.OWN if is_player(game, player) else queue.Priority.OTHERS
     with transaction.atomic():
         analysis, created = Analysis.objects.select_for_update().get_or_create(
-            game=game, defaults={"requested_by": player})
+            game=game, defaults={"requested_by": player, "priority": priority})
         if not created and not _needs_run(analysis):
             return analysis
         if not created:
-            analysis.status, analysis.done, analysis.error = Analysis.Status.QUEUED, 0, ""
-            analysis.requested_by, analysis.requested_at = player, timezone.now()
-            analysis.save(update_fields=["status", "done", "error", "requested_by", "requested_at"])
+            analysis.status, analysis.done, analysis.error, analysis.lost = Analysis.Status.QUEUED, 0, "", 0
+            analysis.requested_by, analysis.requested_at, analysis.priority = player, timezone.now(), priority
+            analysis.task_id, analysis.heartbeat_at = "", None
+            analysis.save(update_fields=["status", "done", "error", "lost", "requested_by", "requested_at",
+                                         "priority", "task_id", "heartbeat_at"])
         transaction.on_commit(lambda: enqueue(analysis.pk))
     return analysis
 
 
 def _needs_run(a: Analysis) -> bool:
-    """Failed, or lost: running or queued for longer than STALE (its worker died, or none serves the queue)."""
+    """Failed, or lost: queued or running for longer than STALE with no run alive (the sweep, when
+    beat runs it, finds a lost run or message within minutes; this covers a deployment without it)."""
     old = timezone.now() - STALE
     return a.status == Analysis.Status.FAILED or (
-        a.status == Analysis.Status.RUNNING and a.started_at is not None and a.started_at < old) or (
+        a.status == Analysis.Status.RUNNING and (a.heartbeat_at or a.started_at or a.requested_at) < old) or (
         a.status == Analysis.Status.QUEUED and a.requested_at < old)
 
 
 def enqueue(analysis_id: int) -> None:
-    mode = runner()
-    if mode == "celery":
-        try:
-            celery_app.send_task(TASK, args=(analysis_id,), queue="analysis")
-        except Exception:
-            log.warning("could not queue analysis %s", analysis_id, exc_info=True)
-            Analysis.objects.filter(pk=analysis_id).update(status=Analysis.Status.FAILED, error="queue")
-    elif mode == "local":
-        threading.Thread(target=_run_in_thread, args=(analysis_id,), daemon=True,
-                         name=f"analysis-{analysis_id}").start()
+    """A queued row's turn, sent after its commit. A failed send is repaired by the sweep."""
+    queue.send_turn(analysis_id)
 
 
-def _run_in_thread(analysis_id: int) -> None:
-    try:
-        run(analysis_id)
-    finally:
-        connection.close()
-
-
-def budget() -> Budget:
-    return Budget(**_setting("ANALYSIS_BUDGET", {}))
-
-
-def _claim(analysis_id: int) -> bool:
-    """Mark the analysis running; False if another run has it (a duplicate delivery) or it is done."""
-    now = timezone.now()
-    return bool(Analysis.objects.filter(pk=analysis_id).filter(
-        Q(status=Analysis.Status.QUEUED) | Q(status=Analysis.Status.RUNNING, started_at__lt=now - STALE),
-    ).update(status=Analysis.Status.RUNNING, started_at=now, done=0))
-
-
-def run(analysis_id: int) -> bool:
-    """Judge every decision of the game's human seats, telling the row the progress as it goes;
-    True when this call did the work. Any failure is stored on the row, never raised."""
-    if not _claim(analysis_id):
-        return False
-    try:
-        a = Analysis.objects.select_related("game").get(pk=analysis_id)
-        game = a.game
-        seats = list(game.seats.order_by("number"))
-        humans = [s.number for s in seats if s.player_id and not s.bot_level]
-        events = [(e.seat, e.action) for e in game.events.order_by("seq").only("seat", "action")]
-
-        def progress(done: int, total: int) -> None:
-            Analysis.objects.filter(pk=analysis_id).update(done=done, total=total)
-
-        result = analyse(engine.GameState.from_json(game.initial_state), events, seats=humans,
-                         seed=f"game-{game.pk}", budget=budget(), progress=progress)
-        with transaction.atomic():
-            Analysis.objects.filter(pk=analysis_id).update(
-                status=Analysis.Status.DONE, result=result, finished_at=timezone.now(), error="")
-            SeatAnalysis.objects.filter(analysis_id=analysis_id).delete()
-            by_number = {s.number: s for s in seats}
-            SeatAnalysis.objects.bulk_create([
-                SeatAnalysis(analysis_id=analysis_id, seat=int(n), player_id=by_number[int(n)].player_id,
-                             judged=f["judged"], accuracy=f["accuracy"], blunders=f["marks"]["??"],
-                             mistakes=f["marks"]["?"], inaccuracies=f["marks"]["?!"], turning_step=f["turning"],
-                             patterns=f["patterns"])
-                for n, f in result["seats"].items()])
-        if a.requested_by_id:  # committed: tell whoever listens (notifications pushes it to him)
-            signals.analysis_done.send(sender=Analysis, game_id=game.pk, player_id=a.requested_by_id)
-        return True
-    except Exception as e:
-        log.exception("analysis %s failed", analysis_id)
-        Analysis.objects.filter(pk=analysis_id).update(status=Analysis.Status.FAILED, error=repr(e)[:200])
-        return False
+def run(analysis_id: int | None = None, task_id: str = "") -> bool:
+    return queue.run(analysis_id, task_id)
 
 
 def analysis_for(game: Game) -> Analysis | None:
@@ -212,10 +159,10 @@ def on_game_finished(sender, game, seats=None, **kwargs) -> None:
 
 
 def _send_auto(game_id: int) -> None:
-    mode = runner()
+    mode = queue.runner()
     if mode == "celery":
         try:
-            celery_app.send_task(AUTO_TASK, args=(game_id,), queue="analysis")
+            celery_app.send_task(AUTO_TASK, args=(game_id,), queue=queue.QUEUE)
         except Exception:
             log.warning("could not queue the automatic analysis of game %s", game_id, exc_info=True)
     elif mode == "local":
@@ -229,9 +176,10 @@ def _auto_in_thread(game_id: int) -> None:
         connection.close()
 
 
-def auto_analyse(game_id: int) -> bool:
+def auto_analyse(game_id: int, task_id: str = "") -> bool:
     """In the worker: a rated finished game one of whose players asked for automatic analyses is
-    analysed (once; no rate limit: it is the player's standing choice). True when it ran here."""
+    queued behind players' own requests (no rate limit: it is the player's standing choice), and this
+    task takes a turn of the queue. True when it ran an analysis here."""
     game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED, rated=True).first()
     if game is None:
         return False
@@ -240,8 +188,9 @@ def auto_analyse(game_id: int) -> bool:
     who = next(iter(wanting), None)
     if who is None:
         return False
-    analysis, created = Analysis.objects.get_or_create(game=game, defaults={"requested_by_id": who})
-    return created and run(analysis.pk)
+    _analysis, created = Analysis.objects.get_or_create(
+        game=game, defaults={"requested_by_id": who, "priority": queue.Priority.AUTO})
+    return created and queue.run(task_id=task_id)
 
 
 def profile_summary(player) -> dict | None:

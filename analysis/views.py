@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.services import client_ip
 from durak_site.errors import ServiceError
 from game import access
 from game.models import Game
@@ -20,7 +21,7 @@ from .models import Analysis
 
 MAX_ID = 2**63 - 1
 STATUS_CODES = {"analysis_login": 403, "analysis_not_over": 409, "analysis_private": 403,
-                "analysis_too_often": 429, "game_not_found": 404}
+                "analysis_too_often": 429, "analysis_queue_full": 429, "game_not_found": 404}
 
 
 def _game(request, game_id: int) -> Game:
@@ -108,7 +109,7 @@ def page(request, game_id: int):
 def request_view(request, game_id: int):
     game = _game(request, game_id)
     try:
-        services.request_analysis(game.pk, request.user)
+        services.request_analysis(game.pk, request.user, address=client_ip(request))
     except ServiceError as e:
         return _page(request, game, problem=e.message, status=STATUS_CODES.get(e.code, 400))
     return redirect(reverse("analysis:page", args=[game.pk]), permanent=False)

@@ -142,6 +142,8 @@ CATALOGUE = {
     "analysis_not_over": _("Only a finished game can be analysed."),
     "analysis_private": _("Only the players of this private game may ask for its analysis."),
     "analysis_too_often": _("Too many analyses asked for: try again in an hour."),
+    "analysis_queue_full": _("Your analyses already waiting are enough: ask for the next one when one of "
+                             "them is ready."),
     "analysis_bad_setting": _("That setting is not understood."),
     "analysis_too_often_settings": _("Too often: wait a minute before changing this setting again."),
     # matchmaking, friends, invitations (social)

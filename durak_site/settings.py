@@ -196,6 +196,8 @@ CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ROUTES = {"analysis.tasks.*": {"queue": "analysis"}}
 ANALYSIS_RUNNER = ""  # "" = "celery" with Redis, "local" (a thread) without; "off" in tests that run it by hand
 ANALYSIS_PER_HOUR = 10  # new analyses one player may ask for in an hour
+ANALYSIS_PER_HOUR_PER_ADDRESS = 10  # ... and all the accounts of one address together
+ANALYSIS_PENDING_PER_REQUESTER = 2  # analyses one player may have queued or running at once
 ANALYSIS_POLLS_PER_MINUTE = 180  # progress polls per client (the page polls once a second)
 ANALYSIS_BUDGET: dict = {}  # game.engine.analysis.Budget overrides (tests make it small)
 
@@ -217,6 +219,10 @@ CELERY_BEAT_SCHEDULE = {
     "social-sweep": {"task": "social.tasks.sweep", "schedule": 1.0},
     # tournaments: event deadlines, no-shows, arena pairing waves, the schedule
     "tournaments-sweep": {"task": "tournaments.tasks.sweep", "schedule": 1.0},
+    # the analysis queue's repair (runs lost with their worker, turns lost with Redis), on the default
+    # queue; and a heartbeat the analysis worker answers (/healthz reports a dead one)
+    "analysis-sweep": {"task": "analysis.tasks.sweep", "schedule": 15.0, "options": {"queue": "celery"}},
+    "analysis-heartbeat": {"task": "analysis.tasks.heartbeat", "schedule": 10.0, "options": {"expires": 10}},
 }
 CHAT_RETENTION_DAYS = _CHAT_RETENTION_DAYS  # chat messages kept this long (reported ones until the report closes)
 ADDRESS_RETENTION_DAYS = _ADDRESS_RETENTION_DAYS  # the addresses a player used, kept this long after their last use
