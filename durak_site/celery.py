@@ -6,8 +6,10 @@
 The beat schedule and its scheduler class live in settings (CELERY_BEAT_SCHEDULE,
 CELERY_BEAT_SCHEDULER: game.beat.DeadlineScheduler reads the deadline columns and enqueues the sweeps).
 
-Operations (docs/operations.md): a worker started with METRICS_PORT serves /metrics on it, and every
-task's log lines carry its id (LOG_FORMAT=json).
+Operations (docs/operations.md): a worker started with METRICS_PORT serves /metrics on it, every
+task's log lines carry its id (LOG_FORMAT=json), and every finished task records its queue's
+heartbeat for /healthz. The broker's versions are pinned for surviving a Redis restart
+(pyproject.toml, scripts/redis-restart-check).
 """
 
 import os
@@ -43,7 +45,10 @@ def _task_ids(task_id=None, **kwargs) -> None:
 
 
 @task_postrun.connect
-def _task_done(**kwargs) -> None:
-    from durak_site import logs
+def _task_done(task=None, **kwargs) -> None:
+    """A finished task is the worker's heartbeat for its queue (durak_site.health: /healthz, metrics)."""
+    from durak_site import health, logs
 
     logs.clear()
+    delivery = getattr(getattr(task, "request", None), "delivery_info", None) or {}
+    health.note_worker(delivery.get("routing_key"))

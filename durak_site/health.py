@@ -1,9 +1,15 @@
-"""Is the club alive: the database, Redis, and the deadline sweeper (beat or the in-process ticker).
+"""Is the club alive: the database, Redis, the deadline sweeper (beat or the in-process ticker) and the
+Celery workers of every queue.
 
 A stopped beat stops every timer in the club (turns, countdowns, disconnects, bots' safety net) while
 every page still answers, so /healthz checks the age of the last sweep. Every sweep records its wall
 time in the shared cache (Redis when configured): a sweep run by any worker proves that beat sent it and
 a worker ran it. Wall clocks of the hosts must agree (NTP) to within a fraction of SWEEP_STALE_SECONDS.
+
+A worker that died (or hangs without consuming) stops its queue's tasks while beat keeps sending them:
+every task a worker finishes, and every step of a running analysis, records its queue's heartbeat in
+the shared cache (``note_worker``); beat sends the analysis queue a heartbeat task every
+ANALYSIS_HEARTBEAT_SECONDS, so an idle analysis worker is heard too.
 """
 
 from __future__ import annotations
@@ -37,6 +43,59 @@ def note_sweep() -> None:
         cache.set(SWEEP_KEY, now, timeout=3600)
     except Exception:  # the cache down is reported by /healthz's Redis check
         log.warning("health: could not record the sweep time", exc_info=True)
+
+
+WORKER_KEY = "health:worker:{queue}"
+# a queue whose last heartbeat is older than this has no working worker: the default queue runs a
+# sweep every second; the analysis queue gets beat's heartbeat task (or a running analysis' steps)
+WORKER_STALE_SECONDS = {"celery": 10.0, "analysis": 60.0}
+_worker_noted: dict[str, float] = {}
+
+
+def note_worker(queue: str | None) -> None:
+    """A worker served ``queue`` just now (a task finished, an analysis made a step). Never raises."""
+    if not queue:
+        return
+    now = time.time()
+    with _noted_lock:
+        if now - _worker_noted.get(queue, 0.0) < _NOTE_EVERY:
+            return
+        _worker_noted[queue] = now
+    try:
+        cache.set(WORKER_KEY.format(queue=queue), now, timeout=3600)
+    except Exception:  # the cache down is reported by /healthz's Redis check
+        log.warning("health: could not record the %s worker's heartbeat", queue, exc_info=True)
+
+
+def celery_queues() -> list[str]:
+    """The queues workers must serve: Celery's default one and those of CELERY_TASK_ROUTES."""
+    routed = {route["queue"] for route in getattr(settings, "CELERY_TASK_ROUTES", {}).values() if "queue" in route}
+    return ["celery", *sorted(routed - {"celery"})]
+
+
+def workers_expected() -> bool:
+    return settings.TIMERS_BACKEND == "celery"
+
+
+def worker_ages() -> dict[str, float | None]:
+    """Seconds since each queue's last heartbeat (None: none recorded)."""
+    keys = {queue: WORKER_KEY.format(queue=queue) for queue in celery_queues()}
+    found = cache.get_many(list(keys.values()))
+    now = time.time()
+    return {queue: (None if found.get(key) is None else max(0.0, now - float(found[key])))
+            for queue, key in keys.items()}
+
+
+def check_workers() -> str | None:
+    try:
+        ages = worker_ages()
+    except Exception:
+        return "the workers' heartbeats cannot be read"
+    dead = [f"{queue} ({'never' if age is None else f'{age:.0f} s ago'})" for queue, age in ages.items()
+            if age is None or age > WORKER_STALE_SECONDS.get(queue, 60.0)]
+    if dead:
+        return "no Celery worker is serving the queue(s) " + ", ".join(dead) + ": is each worker running?"
+    return None
 
 
 def last_sweep_age() -> float | None:
@@ -100,8 +159,7 @@ def celery_queue_depth() -> dict[str, int] | None:
         return None
     import redis
 
-    queues = ["celery", *sorted({route["queue"] for route in getattr(settings, "CELERY_TASK_ROUTES", {}).values()
-                                 if "queue" in route} - {"celery"})]
+    queues = celery_queues()
     client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=2, socket_connect_timeout=2)
     try:
         return {queue: int(client.llen(queue)) for queue in queues}

@@ -191,6 +191,13 @@ def _site_readers() -> Iterable[Metric]:
                                "(beat's, run by a worker, or the in-process ticker's); -1: none recorded.")
     family.add_metric([], -1.0 if age is None else age)
     yield family
+    if health.workers_expected():
+        workers = GaugeMetricFamily("durak_celery_worker_heartbeat_age_seconds", "Seconds since a worker last "
+                                    "served the queue (a finished task, an analysis' step); -1: never.",
+                                    labels=["queue"])
+        for name, age in health.worker_ages().items():
+            workers.add_metric([name], -1.0 if age is None else age)
+        yield workers
     depth = health.celery_queue_depth()
     if depth is not None:
         queue = GaugeMetricFamily("durak_celery_queue_length", "Tasks waiting in Celery's queue.", labels=["queue"])

@@ -70,9 +70,10 @@ def _too_many() -> HttpResponse:
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
-    """200 when the database, Redis (when configured) and the deadline sweeper (beat, or this process's
-    ticker) are alive; 503 with the reasons otherwise. ``?process=1`` leaves the sweeper out: a
-    container's liveness probe must not restart web processes because beat stopped."""
+    """200 when the database, Redis (when configured), the deadline sweeper (beat, or this process's
+    ticker) and a Celery worker on every queue are alive; 503 with the reasons otherwise. ``?process=1``
+    leaves the sweeper and the workers out: a container's liveness probe must not restart web
+    processes because beat or a worker stopped."""
     if not _probes.take():
         return _too_many()
     checks: dict[str, str] = {"database": "ok"}
@@ -80,7 +81,9 @@ def healthz(request: HttpRequest) -> HttpResponse:
     for name, check, applies in (("database", health.check_database, True),
                                  ("redis", health.check_redis, bool(settings.REDIS_URL)),
                                  ("timers", health.check_sweeper,
-                                  health.sweeper_expected() and not request.GET.get("process"))):
+                                  health.sweeper_expected() and not request.GET.get("process")),
+                                 ("workers", health.check_workers,
+                                  health.workers_expected() and not request.GET.get("process"))):
         if not applies:
             continue
         reason = check()

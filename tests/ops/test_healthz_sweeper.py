@@ -20,16 +20,23 @@ def celery_timers(settings):
     settings.TIMERS_BACKEND = "celery"
     cache.delete(health.SWEEP_KEY)
     health._noted.update(at=0.0, here=False)
+    health._worker_noted.clear()
     yield
-    cache.delete(health.SWEEP_KEY)
+    cache.delete_many([health.SWEEP_KEY, *(health.WORKER_KEY.format(queue=q) for q in health.celery_queues())])
     health._noted.update(at=0.0, here=False)
+    health._worker_noted.clear()
 
 
 def test_a_recent_sweep_is_healthy(client, celery_timers):
     timers.sweep()  # what a worker runs when beat sends the sweep
     response = client.get("/healthz")
+    assert response.json()["timers"] == "ok"
+    assert response.status_code == 503 and response.json()["workers"] == "error"  # no worker heard yet
+    for queue in health.celery_queues():  # tests/ops/test_healthz_workers.py
+        health.note_worker(queue)
+    response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok", "timers": "ok"}
+    assert response.json() == {"status": "ok", "database": "ok", "timers": "ok", "workers": "ok"}
 
 
 def test_a_stale_sweep_answers_503_with_the_reason(client, celery_timers):

@@ -13,7 +13,7 @@ from durak_site import metrics
 ROOT = Path(__file__).resolve().parents[2]
 DOCKER = ROOT / "docker"
 CLUB = {"durak_games", "durak_analyses", "durak_timers_last_sweep_age_seconds",  # read at scrape
-        "durak_celery_queue_length"}
+        "durak_celery_queue_length", "durak_celery_worker_heartbeat_age_seconds"}
 
 
 def exported() -> set[str]:

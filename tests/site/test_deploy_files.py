@@ -111,3 +111,13 @@ def test_the_image_runs_the_compiled_engine_without_a_compiler_at_runtime():
     ignored = (ROOT / "docker" / "Dockerfile.dockerignore").read_text().split()
     # a host's build never stands in for the image's own
     assert {"game/engine/*.so", "game/engine/bots/*.so"} <= set(ignored)
+
+
+def test_every_long_running_process_restarts_itself_and_the_workers_have_health_checks():
+    """A process that exits (a Celery worker that lost its broker, a crash) comes back by itself."""
+    services = compose_services()
+    for name in ("web", "worker", "analysis", "beat", "postgres", "redis"):
+        assert re.search(r"^    restart: (unless-stopped|always)$", services[name], re.M), name
+    assert 'restart: "no"' in services["release"]  # the one-off migration step
+    for name in ("worker", "analysis"):
+        assert "inspect ping" in services[name], name
