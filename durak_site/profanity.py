@@ -5,7 +5,12 @@ Its Russian list is short and whole-word only, so the common roots of Russian ma
 endlessly, are masked here too. A second pass sees through the usual disguises: each word (and each
 run of single letters spaced or dotted apart) is normalised (accents dropped, Latin look-alikes and
 digits read as the letters they stand for, repeated letters folded) and masked when that reads as
-swearing; the original text is what gets masked.
+swearing, or as swear words joined together or to a few short words («fuckfuck», «fuckyou»,
+«сукасука», «тысука»); the original text is what gets masked.
+
+Joined words are read only as a whole made of swear words and JOINERS (pronouns and particles that
+are written together with an insult): a word is never searched for swearing inside it, so «class»,
+«therapist», «Scunthorpe», «корабля» or «барсука» stay as they are.
 """
 
 from __future__ import annotations
@@ -44,6 +49,15 @@ _AS_LATIN = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7"
 _KEEP_MARKS = frozenset("йё")  # their marks make other letters: и, е
 
 
+JOINERS = frozenset({
+    "you", "u", "ya", "off", "me", "your", "yourself", "him", "them", "it", "up", "all", "this", "that",
+    "go", "mother", "bull", "holy", "dumb",
+    "ты", "вы", "ну", "иди", "тебя", "тебе", "твою", "мать", "вот", "это", "все", "всё", "он", "она", "они",
+})
+_JOINED_MIN, _JOINED_MAX = 5, 40  # a joined reading's length in letters (longer ones are not split)
+_SWEAR_MIN = 3  # a swear word's letters inside a joined word
+
+
 @lru_cache(maxsize=1)
 def _filter() -> Filter:
     return Filter({"languages": ["russian", "english"], "replace_with": MASK, "word_boundaries": True})
@@ -76,8 +90,50 @@ def readings(span: str) -> list[str]:
     return [word, folded] if folded != word else [word]
 
 
+@lru_cache(maxsize=8192)
 def _swearing(reading: str) -> bool:
     return bool(_RU_ROOTS.fullmatch(reading)) or _filter().is_profane(reading)
+
+
+@lru_cache(maxsize=1)
+def _word_set() -> frozenset[str] | None:
+    """The word list's words (a part of a joined word is looked up, not scanned: a scan costs a
+    quarter of a millisecond and a joined word has dozens of parts); None if the library hides them."""
+    words = getattr(_filter(), "words", None)
+    return frozenset(str(w).lower() for w in words) if words else None
+
+
+def _swear_part(part: str) -> bool:
+    words = _word_set()
+    if words is None:
+        return _swearing(part)
+    return part in words or bool(_RU_ROOTS.fullmatch(part))
+
+
+@lru_cache(maxsize=4096)
+def joined_swearing(reading: str) -> bool:
+    """Whether the whole word is swear words and JOINERS written together, one swear word at least
+    («fuckyou», «сукасука»): a split by dynamic programming over its letters."""
+    n = len(reading)
+    if not _JOINED_MIN <= n <= _JOINED_MAX:
+        return False
+    # best[i]: the first i letters split into parts: None (no split), False (joiners only), True (a swear word)
+    best: list[bool | None] = [None] * (n + 1)
+    best[0] = False
+    for i in range(n):
+        if best[i] is None:
+            continue
+        for j in range(i + 1, n + 1):
+            part = reading[i:j]
+            if part in JOINERS and (j - i < n):
+                found = best[i]
+            elif j - i >= _SWEAR_MIN and j - i < n and _swear_part(part):
+                found = True
+            else:
+                continue
+            if best[j] is None or (found and not best[j]):
+                best[j] = found
+    return bool(best[n])
 
 
 def _mask_disguised(match: re.Match) -> str:
@@ -85,7 +141,8 @@ def _mask_disguised(match: re.Match) -> str:
     if MASK in span:
         return span  # the first pass masked it
     plain = span.lower()  # the first pass has judged the word as written
-    if any(_swearing(r) for r in readings(span) if r != plain):
+    found = readings(span)
+    if any(_swearing(r) for r in found if r != plain) or any(joined_swearing(r) for r in found):
         return span[0] + MASK * (len(span) - 1)
     return span
 
