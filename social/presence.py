@@ -118,6 +118,25 @@ def statuses(player_ids) -> dict[int, dict]:
     return out
 
 
+PAGE_LIMIT = 200  # the online page's list (`/people/online/`): a nick search narrows a longer one
+
+
+def online_people(query: str = "") -> tuple[list[dict], int]:
+    """The online page's rows (as summary()'s players), nicks containing `query`, and how many
+    match in all (the list stops at PAGE_LIMIT)."""
+    rows = Presence.objects.filter(sockets__gt=0, seen_at__gte=_stale_cutoff())
+    if query:
+        rows = rows.filter(player__nick__icontains=query)
+    total = rows.count()
+    rows = list(rows.select_related("player").order_by("player__nick")[:PAGE_LIMIT])
+    ids = [r.player_id for r in rows]
+    ratings = dict(Rating.objects.filter(player_id__in=ids).values_list("player_id", "value"))
+    states = statuses(ids)
+    marks = reliability.marks(ids)
+    return [{"id": r.player_id, "nick": r.player.nick, "rating": ratings.get(r.player_id, START_RATING),
+             "reliability": marks[r.player_id], **states[r.player_id]} for r in rows], total
+
+
 def summary() -> dict:
     """The lobby's online block: counts and the list (nick, rating, status, reliability)."""
     cached = cache.get(SUMMARY_KEY)

@@ -241,6 +241,13 @@ def reliable_only(request: HttpRequest, table_id: int) -> HttpResponse | None:
     return None
 
 
-def online(request: HttpRequest) -> JsonResponse:
-    """The lobby's online block as JSON (the socket sends the same; this serves a page without it)."""
-    return JsonResponse({"ok": True, **presence.summary()})
+def online(request: HttpRequest) -> HttpResponse:
+    """Who is online: a page for a person (the whole list, searchable by nick), the lobby's online
+    block as JSON for a script that asks for it (the socket sends the same)."""
+    if "application/json" in request.headers.get("Accept", "") or request.GET.get("format") == "json":
+        return JsonResponse({"ok": True, **presence.summary()})
+    query = " ".join(request.GET.get("q", "").split())[:20]  # a nick is at most 20 characters
+    players, matching_count = presence.online_people(query)
+    return render(request, "social/online.html", {
+        "players": players, "query": query, "matching": matching_count, "summary": presence.summary(),
+        "limited": matching_count > len(players)})
