@@ -47,6 +47,7 @@ def ui_strings() -> dict[str, str]:
         "catch_or_wait": _("Check: catch a cheater or wait"),
         "check_phase": _("Checking the round…"),
         "waiting_for": _("Waiting for: {names}"),
+        "bot_plays_seat": _("{name} (a bot plays)"),
         "you_took": _("You take the cards; others may still throw in"),
         "spectating": _("You are watching this game"),
         "game_over": _("The game is over"),

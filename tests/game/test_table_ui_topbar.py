@@ -131,3 +131,41 @@ def test_a_long_turn_text_reads_whole_on_a_phone(browser, harness, screenshot_di
     finally:
         context.close()
     assert not page.errors, page.errors
+
+
+@pytest.mark.parametrize("lang, text", [("ru", "Ждём: Вася (ходит бот)"), ("en", "Waiting for: Вася (a bot plays)")])
+def test_the_bar_says_when_a_bot_plays_the_awaited_seat(browser, harness, lang, text):  # noqa: F811
+    context, page = new_page(browser, harness, locale=f"{lang}-{lang.upper()}", extra_http_headers={"Accept-Language": lang})
+    try:
+        open_sample(page, harness, "podkidnoy4")
+        f = copy.deepcopy(SAMPLES["podkidnoy4"]["frame"])
+        f["version"] += 1
+        f["view"].update(turn=[1], legal=[], attacker=1)
+        f["seats"][0].update(bot=True, takeover=True, bot_level="master")
+        page.evaluate("(f) => window.__table.receive(f)", f)
+        assert page.inner_text("#g-turn") == text
+    finally:
+        context.close()
+    assert not page.errors, page.errors
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_chats_placeholder_reads_whole(browser, harness, screenshot_dir, lang, width):  # noqa: F811
+    phone = width < 700
+    options = {"is_mobile": True, "has_touch": True} if phone else {}
+    context, page = new_page(browser, harness, viewport=SIZES[width], locale=f"{lang}-{lang.upper()}",
+                             extra_http_headers={"Accept-Language": lang}, **options)
+    try:
+        open_sample(page, harness, "podkidnoy4")
+        page.evaluate("""() => { const c = document.getElementById('chat'); c.hidden = false; c.classList.add('open'); document.getElementById('chat-form').hidden = false; }""")
+        field = page.locator("#chat-input")
+        field.wait_for(state="visible")
+        fits = field.evaluate("""e => { const st = getComputedStyle(e); const ctx = document.createElement('canvas').getContext('2d');
+            ctx.font = `${st.fontStyle} ${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
+            const room = e.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight);
+            return [ctx.measureText(e.placeholder).width, room, e.placeholder]; }""")
+        assert fits[0] <= fits[1], fits
+        page.screenshot(path=str(screenshot_dir / f"table_chat_placeholder_{width}_{lang}.png"))
+    finally:
+        context.close()

@@ -349,10 +349,15 @@ export function moveText(a) {
   }
 }
 
+/** Whom the table waits for: a seat a bot plays for its absent player says so. */
+function turnNames(list) {
+  return list.map((n) => ((S.seats[n] || {}).takeover ? fmt(T.bot_plays_seat, { name: nick(n) }) : nick(n))).join(", ");
+}
+
 function turnText(v) {
   const me = v.seat;
   if (v.phase === "over") return T.game_over;
-  const waiting = (v.turn || []).length ? fmt(T.waiting_for, { names: names(v.turn) }) : "";
+  const waiting = (v.turn || []).length ? fmt(T.waiting_for, { names: turnNames(v.turn) }) : "";
   if (me == null) return waiting || T.spectating;
   if ((v.out || []).includes(me)) return T.you_are_out + (waiting ? " · " + waiting : "");
   if (v.phase === "check") return S.A.b.catch.length ? T.catch_or_wait : T.check_phase;
