@@ -19,7 +19,7 @@ def next_tournaments(context, limit: int = 3):
 
 @register.simple_tag
 def tournament_of_table(table):
-    if table is None:
+    if table is None or not table.pk:  # no table row (the table client's DEBUG harness): no tournament
         return None
     return (TournamentGame.objects.filter(table_id=table.pk, status=TournamentGame.Status.PENDING)
             .select_related("tournament").first())
