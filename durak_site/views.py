@@ -39,28 +39,57 @@ def help_page(request: HttpRequest) -> HttpResponse:
     return render(request, "help.html")
 
 
-class _Probes:
-    """A process-wide allowance for the probe endpoints (each costs a database or Redis round trip):
-    PROBES_BURST at once, then PROBES_RATE a second; beyond it 429. Monitors ask every few seconds."""
+class _Bucket:
+    """A token bucket: BURST at once, then RATE a second."""
 
-    RATE, BURST = 20.0, 60.0
+    __slots__ = ("tokens", "stamp")
+
+    def __init__(self, burst: float, now: float) -> None:
+        self.tokens, self.stamp = burst, now
+
+    def take(self, rate: float, burst: float, now: float) -> bool:
+        self.tokens = min(burst, self.tokens + (now - self.stamp) * rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class _Probes:
+    """Each client address's own allowance for the probe endpoints, per process: PROBES_BURST at once,
+    then PROBES_RATE a second; beyond it 429. One address hammering /healthz spends only its own
+    allowance, never the platform's probe's (another address) nor an authenticated scrape's (which
+    takes none). At most MAX_ADDRESSES are remembered; the least recently seen go first."""
+
+    RATE, BURST = 5.0, 20.0
+    MAX_ADDRESSES = 4096
 
     def __init__(self) -> None:
-        self.tokens, self.stamp = self.BURST, time.monotonic()
+        self.buckets: dict[str, _Bucket] = {}
         self.lock = threading.Lock()
 
-    def take(self) -> bool:
+    def take(self, address: str) -> bool:
+        now = time.monotonic()
         with self.lock:
-            now = time.monotonic()
-            self.tokens = min(self.BURST, self.tokens + (now - self.stamp) * self.RATE)
-            self.stamp = now
-            if self.tokens < 1:
-                return False
-            self.tokens -= 1
-            return True
+            bucket = self.buckets.pop(address, None) or _Bucket(self.BURST, now)
+            self.buckets[address] = bucket  # most recent last
+            if len(self.buckets) > self.MAX_ADDRESSES:
+                del self.buckets[next(iter(self.buckets))]
+            return bucket.take(self.RATE, self.BURST, now)
 
 
 _probes = _Probes()
+
+
+def _client(request: HttpRequest) -> str:
+    """The probe's address: REMOTE_ADDR, or behind TRUSTED_PROXY_HOPS proxies the address they saw."""
+    hops = getattr(settings, "TRUSTED_PROXY_HOPS", 0)
+    if hops:
+        forwarded = [p.strip() for p in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if p.strip()]
+        if len(forwarded) >= hops:
+            return forwarded[-hops][:64]
+    return (request.META.get("REMOTE_ADDR") or "unknown")[:64]
 
 
 def _too_many() -> HttpResponse:
@@ -69,21 +98,42 @@ def _too_many() -> HttpResponse:
     return response
 
 
-def healthz(request: HttpRequest) -> HttpResponse:
-    """200 when the database, Redis (when configured), the deadline sweeper (beat, or this process's
-    ticker) and a Celery worker on every queue are alive; 503 with the reasons otherwise. ``?process=1``
-    leaves the sweeper and the workers out: a container's liveness probe must not restart web
-    processes because beat or a worker stopped."""
-    if not _probes.take():
-        return _too_many()
+def _health_ttl() -> float:
+    """Seconds every caller gets the same answer (HEALTHZ_CACHE_SECONDS, 1 s): the checks run once a
+    second at most per process."""
+    return float(getattr(settings, "HEALTHZ_CACHE_SECONDS", 1.0))
+
+
+class _HealthAnswers:
+    """The last answer of each kind (full, ``?process=1``), computed by one caller at a time."""
+
+    def __init__(self) -> None:
+        self.answers: dict[bool, tuple[float, int, dict]] = {}
+        self.lock = threading.Lock()
+
+    def get(self, process_only: bool) -> tuple[int, dict]:
+        with self.lock:  # the others wait for the one computing, then share its answer
+            cached = self.answers.get(process_only)
+            if cached is None or time.monotonic() - cached[0] >= _health_ttl():
+                cached = (time.monotonic(), *_health_answer(process_only))
+                self.answers[process_only] = cached
+            return cached[1], cached[2]
+
+    def clear(self) -> None:
+        with self.lock:
+            self.answers.clear()
+
+
+_health = _HealthAnswers()
+
+
+def _health_answer(process_only: bool) -> tuple[int, dict]:
     checks: dict[str, str] = {"database": "ok"}
     reasons: list[str] = []
     for name, check, applies in (("database", health.check_database, True),
                                  ("redis", health.check_redis, bool(settings.REDIS_URL)),
-                                 ("timers", health.check_sweeper,
-                                  health.sweeper_expected() and not request.GET.get("process")),
-                                 ("workers", health.check_workers,
-                                  health.workers_expected() and not request.GET.get("process"))):
+                                 ("timers", health.check_sweeper, health.sweeper_expected() and not process_only),
+                                 ("workers", health.check_workers, health.workers_expected() and not process_only)):
         if not applies:
             continue
         reason = check()
@@ -93,19 +143,35 @@ def healthz(request: HttpRequest) -> HttpResponse:
     body: dict[str, object] = {"status": "error" if reasons else "ok", **checks}
     if reasons:
         body["reason"] = "; ".join(reasons)
-    response = JsonResponse(body, status=503 if reasons else 200)
+    return (503 if reasons else 200), body
+
+
+def healthz(request: HttpRequest) -> HttpResponse:
+    """200 when the database, Redis (when configured), the deadline sweeper (beat, or this process's
+    ticker) and a Celery worker on every queue are alive; 503 with the reasons otherwise. ``?process=1``
+    leaves the sweeper and the workers out: a container's liveness probe must not restart web
+    processes because beat or a worker stopped. The answer is computed at most once a second per
+    process (HEALTHZ_CACHE_SECONDS) and shared: a flood costs no more checks, and a probe is answered, not refused."""
+    if not _probes.take(_client(request)):
+        return _too_many()
+    status, body = _health.get(bool(request.GET.get("process")))
+    response = JsonResponse(body, status=status)
     response["Cache-Control"] = "no-store"
     return response
 
 
 def metrics_view(request: HttpRequest) -> HttpResponse:
-    """Prometheus' scrape: ``Authorization: Bearer $METRICS_TOKEN`` (403 without it, unless DEBUG)."""
+    """Prometheus' scrape: ``Authorization: Bearer $METRICS_TOKEN`` (403 without it, unless DEBUG). The
+    token is checked first: an authenticated scrape is never limited; anyone else's requests spend only
+    their own address's allowance."""
     if not metrics.enabled():
         return HttpResponse("metrics are off\n", status=404, content_type="text/plain")
     if not metrics.authorised(request.headers.get("Authorization")):
+        if not _probes.take(_client(request)):
+            return _too_many()
         return HttpResponse("forbidden\n", status=403, content_type="text/plain")
-    if not _probes.take():
-        return _too_many()
+    if not getattr(settings, "METRICS_TOKEN", "") and not _probes.take(_client(request)):
+        return _too_many()  # an open DEBUG endpoint (no token) stays limited
     response = HttpResponse(metrics.exposition(), content_type="text/plain; version=0.0.4; charset=utf-8")
     response["Cache-Control"] = "no-store"
     return response

@@ -35,6 +35,14 @@ def _the_runner_serves_nothing() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _fresh_health_answers() -> None:
+    """/healthz shares its answer for a second (durak_site.views): each test computes its own."""
+    from durak_site.views import _health
+
+    _health.clear()
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings) -> None:
     """Recovery keys are hashed with PBKDF2 in production; tests need not pay for it."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

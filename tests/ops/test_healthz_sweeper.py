@@ -18,6 +18,7 @@ def celery_timers(settings):
     """A Celery site (beat + workers sweep) on this test's local cache; no Redis to ping."""
     settings.REDIS_URL = None
     settings.TIMERS_BACKEND = "celery"
+    settings.HEALTHZ_CACHE_SECONDS = 0  # these tests change the answer between requests
     cache.delete(health.SWEEP_KEY)
     health._noted.update(at=0.0, here=False)
     health._worker_noted.clear()
@@ -55,6 +56,7 @@ def test_no_sweep_ever_recorded_is_unhealthy_with_celery(client, celery_timers):
 
 
 def test_the_embedded_ticker_is_checked_in_the_process_that_runs_it(client, settings):
+    settings.HEALTHZ_CACHE_SECONDS = 0
     settings.REDIS_URL = None
     settings.TIMERS_BACKEND = "ticker"
     health._noted.update(at=0.0, here=False)

@@ -21,6 +21,7 @@ def celery_site(settings):
     """A Celery site on this test's local cache, its sweeper fresh: only the workers are in question."""
     settings.REDIS_URL = None
     settings.TIMERS_BACKEND = "celery"
+    settings.HEALTHZ_CACHE_SECONDS = 0  # these tests change the answer between requests
     settings.METRICS_TOKEN = "t0ken-for-the-scrape-0123456789"
     keys = [health.WORKER_KEY.format(queue=q) for q in health.celery_queues()]
     cache.delete_many(keys)
