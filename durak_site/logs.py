@@ -8,6 +8,10 @@ recovery key, a session key or what a player wrote; the message itself is the co
 Where the ids are set: an HTTP request by ``RequestContextMiddleware``; a socket by the realtime bridge
 (``LoopBinder``: the socket's id and table) and by ``bind_socket`` once it has connected (its player,
 and its game as it changes); a Celery task by ``durak_site.celery``.
+
+The web server's access log goes through logging too (``AccessLog``, installed by durak_site.serve in
+place of daphne's, which wrote plain lines to stdout), so under LOG_FORMAT=json every line is JSON;
+a logged URL keeps its query's names but never their values (``?invite=<code>`` is a secret).
 """
 
 from __future__ import annotations
@@ -89,6 +93,9 @@ class JsonFormatter(logging.Formatter):
             "message": record.getMessage(),
         }
         line.update(current())
+        fields = getattr(record, "fields", None)
+        if isinstance(fields, dict):
+            line.update(fields)
         if record.exc_info:
             line["exc"] = self.formatException(record.exc_info)
         return json.dumps(line, ensure_ascii=False, default=str)
@@ -117,3 +124,39 @@ class RequestContextMiddleware:
         user = getattr(request, "user", None)
         bind(player_id=user.pk if user is not None and user.is_authenticated else None,
              table_id=view_kwargs.get("table_id"), game_id=view_kwargs.get("game_id"))
+
+
+def redact_url(path: str) -> str:
+    """The path with every query value replaced by ``*`` (invitation codes, tokens): names stay, so
+    a line still tells what was asked."""
+    base, sep, query = (path or "").partition("?")
+    if not sep:
+        return base
+    parts = [part.split("=", 1)[0][:40] + "=*" if "=" in part else "*" for part in query.split("&")[:20]]
+    return f"{base}?" + "&".join(parts)
+
+
+access_log = logging.getLogger("durak_site.access")
+
+
+class AccessLog:
+    """Daphne's "action logger" (its access log) as log records of ``durak_site.access``: one line per
+    HTTP response and socket event, through the configured formatter, with the URL redacted."""
+
+    def __init__(self, stream=None) -> None:  # daphne hands it the stream it would have written to
+        pass
+
+    def __call__(self, protocol: str, action: str, details: dict) -> None:
+        path = redact_url(str(details.get("path", "")))
+        client = details.get("client") or "-"
+        if protocol == "http" and action == "complete":
+            status, size = details.get("status"), details.get("size")
+            message = f"{details.get('method', '-')} {path} {status} {size}"
+            fields = {"client": client, "method": details.get("method"), "path": path, "status": status,
+                      "size": size}
+        elif protocol == "websocket" and action in ("connecting", "rejected", "connected", "disconnected"):
+            message = f"WS{action.upper()} {path}"
+            fields = {"client": client, "path": path, "socket": action}
+        else:
+            return
+        access_log.info(message, extra={"fields": fields})

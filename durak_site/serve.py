@@ -13,6 +13,9 @@ lets a client take minutes to send its headers as long as a byte arrives every m
   is such a request; daphne's own --websocket_connect_timeout bounds the rest of it.
 
 The reverse proxy in front (README, "Reverse proxy") enforces the same limits first.
+
+Its access log goes through logging (``durak_site.logs.AccessLog``): JSON under LOG_FORMAT=json like
+every other line, and with the URL's query values (invitation codes) left out.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ import daphne.server  # noqa: F401  (first: it installs the asyncio reactor Twis
 from daphne import cli
 from daphne import http_protocol as daphne_http
 from twisted.web import http
+
+from durak_site.logs import AccessLog
 
 REQUEST_BODY_LIMIT = 1024 * 1024  # bytes: the site's largest form is a few kilobytes
 REQUEST_HEADERS_TIMEOUT = 15  # seconds
@@ -115,6 +120,7 @@ class BoundedHTTPFactory(daphne_http.HTTPFactory):
 
 def main() -> None:
     daphne.server.HTTPFactory = BoundedHTTPFactory  # the Server builds its factory from this name
+    cli.AccessLogGenerator = AccessLog  # the CLI builds its access log from this name
     cli.CommandLineInterface.entrypoint()
 
 
