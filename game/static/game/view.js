@@ -6,6 +6,7 @@ import { renderHand } from "./hand.js";
 import { catchText, renderLog } from "./movelog.js";
 import { goneEl, knownEl } from "./memory.js";
 import { animateClear, animateDeal, flipIn } from "./motion.js";
+import { toast } from "./feedback.js";
 import { renderResult } from "./result.js";
 import { S, T, fmt, names, nick, partnerOf, passLabel, usesOf } from "./state.js";
 import { tick } from "./countdown.js";
@@ -84,6 +85,7 @@ function renderSeats(v) {
   const short = root.clientHeight < 440 && !narrow;  // a phone on its side: one row on top
   const pos = short ? rowPositions(shown.length) : (narrow ? POS_NARROW : POS_WIDE)[shown.length] || POS_WIDE[5];
   box.replaceChildren();
+  box.dataset.pods = String(shown.length);  // few pods: each nick gets the room there is (table.css)
   shown.forEach((n, i) => box.appendChild(podEl(v, n, pos[i] || [50, 50])));
   if (bottom !== null) box.appendChild(podEl(v, bottom, [short ? 8 : 50, narrow ? 90 : 88], "bottom"));
   // keep every pod inside the felt (long nicks, narrow phones)
@@ -150,6 +152,9 @@ function podEl(v, n, pos, extra = "") {
   const nm = document.createElement("span");
   nm.className = "pod-nick";
   nm.textContent = extra === "mine" ? `${s.nick || T.you}` : nick(n);
+  nm.title = nm.textContent;
+  // a nick cut short for room reads whole on a tap (or a click)
+  id.addEventListener("click", () => { if (nm.scrollWidth > nm.clientWidth + 1) toast(nm.textContent); });
   id.appendChild(nm);
   const mark = seatMark(n, s);
   if (mark) id.appendChild(mark);
