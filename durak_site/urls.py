@@ -9,6 +9,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("metrics", views.metrics_view, name="metrics"),
     path("help/", views.help_page, name="help"),
+    path("help/accessibility/", views.accessibility, name="accessibility"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("sw.js", pwa.service_worker, name="service_worker"),
     path("offline/<str:lang>/", pwa.offline, name="offline"),

@@ -39,6 +39,13 @@ def help_page(request: HttpRequest) -> HttpResponse:
     return render(request, "help.html")
 
 
+def accessibility(request: HttpRequest) -> HttpResponse:
+    """docs/ACCESSIBILITY.md as it is in the repository: every key and command of the table without
+    sight (the help page links it)."""
+    text = (settings.BASE_DIR / "docs" / "ACCESSIBILITY.md").read_text(encoding="utf-8")
+    return HttpResponse(text, content_type="text/plain; charset=utf-8")
+
+
 class _Bucket:
     """A token bucket: BURST at once, then RATE a second."""
 
