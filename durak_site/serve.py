@@ -14,6 +14,9 @@ lets a client take minutes to send its headers as long as a byte arrives every m
 
 The reverse proxy in front (README, "Reverse proxy") enforces the same limits first.
 
+A socket handshake that fails because Redis does not answer (an outage, or the first handshakes
+after one) is answered 503, not 500: the client waits and reconnects (durak_site.outages).
+
 Its access log goes through logging (``durak_site.logs.AccessLog``): JSON under LOG_FORMAT=json like
 every other line, and with the URL's query values (invitation codes) left out.
 """
@@ -21,11 +24,14 @@ every other line, and with the URL's query values (invitation codes) left out.
 from __future__ import annotations
 
 import daphne.server  # noqa: F401  (first: it installs the asyncio reactor Twisted must use)
+from autobahn.websocket.types import ConnectionDeny
 from daphne import cli
 from daphne import http_protocol as daphne_http
+from daphne import ws_protocol as daphne_ws
 from twisted.web import http
 
 from durak_site.logs import AccessLog
+from durak_site.outages import redis_outage
 
 REQUEST_BODY_LIMIT = 1024 * 1024  # bytes: the site's largest form is a few kilobytes
 REQUEST_HEADERS_TIMEOUT = 15  # seconds
@@ -118,8 +124,24 @@ class BoundedHTTPFactory(daphne_http.HTTPFactory):
         return protocol
 
 
+class OutageAwareWebSocketProtocol(daphne_ws.WebSocketProtocol):
+    """Daphne's socket protocol; a handshake that failed on a Redis outage is answered 503."""
+
+    def handle_exception(self, exception):
+        if hasattr(self, "handshake_deferred") and redis_outage(exception):
+            self.handshake_deferred.errback(ConnectionDeny(code=503, reason="Service Unavailable"))
+            del self.handshake_deferred
+            return
+        super().handle_exception(exception)
+
+
+class OutageAwareWebSocketFactory(daphne_ws.WebSocketFactory):
+    protocol = OutageAwareWebSocketProtocol
+
+
 def main() -> None:
     daphne.server.HTTPFactory = BoundedHTTPFactory  # the Server builds its factory from this name
+    daphne.server.WebSocketFactory = OutageAwareWebSocketFactory
     cli.AccessLogGenerator = AccessLog  # the CLI builds its access log from this name
     cli.CommandLineInterface.entrypoint()
 

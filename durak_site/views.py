@@ -10,12 +10,14 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template import loader
 from django.utils.translation import gettext as _
 from django.views import defaults
 
 from durak_site import health, metrics
 
 from .db import server_busy
+from .outages import RETRY_AFTER_SECONDS, redis_outage
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -25,8 +27,16 @@ def home(request: HttpRequest) -> HttpResponse:
 def server_error(request: HttpRequest) -> HttpResponse:
     """An unhandled error's page (handler500). A request that waited for a database connection longer
     than the pool allows is the server being full, not broken: 503 with Retry-After, so a client or
-    a proxy tries again instead of showing a failure. Anything else: the site's own 500 page."""
-    if server_busy(sys.exc_info()[1]):
+    a proxy tries again instead of showing a failure. Redis not answering (an outage, or the first
+    requests after one) is the same: the site's own 503 page with Retry-After. Anything else: the
+    site's own 500 page."""
+    error = sys.exc_info()[1]
+    if redis_outage(error):
+        page = loader.get_template("503.html").render({"retry_after": RETRY_AFTER_SECONDS})
+        response = HttpResponse(page, status=503)
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
+    if server_busy(error):
         response = HttpResponse(_("The club is very busy right now. Please try again in a moment."),
                                 status=503, content_type="text/plain; charset=utf-8")
         response["Retry-After"] = "5"
