@@ -75,6 +75,7 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
     online_frame: str | None = None  # the newest online list announced, not yet sent (throttled)
     search: dict | None = None  # his search as this socket last showed it (queue.status_for)
     queue_news: dict | None = None  # the newest queue news announced, not yet used (throttled)
+    avoid: set[int] | None = None  # the players a block keeps from him (queue.avoid_of), read when needed
     admitted = False  # counted by game.socket_limits with the table sockets (released on disconnect)
     generation = 0  # accounts.sessions.generation when the session was last found valid
 
@@ -243,6 +244,7 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
 
     async def _send_search(self) -> None:
         self.search = await in_thread(queue.status_for)(self.user.pk)
+        self.avoid = None  # read again with the next news: a block may have come meanwhile
         await self.send_json({"type": "search", "search": self.search})
 
     async def _send_queue_news(self) -> None:
@@ -254,7 +256,10 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
                 or self.user.pk not in news["waiting"]):
             await self._send_search()
             return
-        self.search = {**search, "others": queue_news.others(news["modes"], search["choices"])}
+        if self.avoid is None:  # whom a block keeps from him (never sent: a block is silent)
+            self.avoid = await in_thread(queue.avoid_of)(self.user.pk)
+        self.search = {**search, "others": queue_news.others(news["modes"], search["choices"], self.avoid,
+                                                             news.get("rows", ()))}
         await self.send_json({"type": "search", "search": self.search})
 
     async def _push_online(self) -> None:

@@ -161,7 +161,13 @@ def end_search_of(player_id: int) -> bool:
 
 def others_searching(request: SearchRequest) -> int:
     """Others waiting whose choices could meet his (ignoring ratings)."""
-    return queue_news.others(queue_news.read()["modes"], request.choices())
+    news = queue_news.read()
+    return queue_news.others(news["modes"], request.choices(), avoid_of(request.player_id), news["rows"])
+
+
+def avoid_of(player_id: int) -> set[int]:
+    """The players he can never be matched with (a block either way): not counted as searching for him."""
+    return people.avoid_map([player_id]).get(player_id, set())
 
 
 # ---------------------------------------------------------------- matching

@@ -20,27 +20,32 @@ Mode = tuple[str, int, int, bool]  # variant ("" any), players (ANY), deck (ANY)
 
 
 def read() -> dict:
-    """{"modes": [[variant, players, deck, rated, how many], ...], "waiting": [player ids]}: one query."""
+    """{"modes": [[variant, players, deck, rated, how many], ...], "waiting": [player ids],
+    "rows": [[player id, variant, players, deck, rated], ...]}: one query."""
     rows = list(SearchRequest.objects.filter(status=SearchRequest.Status.WAITING).values_list(
         "player_id", "variant", "players", "deck", "rated"))
     modes = Counter((variant, players, deck, rated) for _pid, variant, players, deck, rated in rows)
-    return {"modes": [[*mode, n] for mode, n in modes.items()], "waiting": [row[0] for row in rows]}
+    return {"modes": [[*mode, n] for mode, n in modes.items()], "waiting": [row[0] for row in rows],
+            "rows": [list(row) for row in rows]}
 
 
-def others(modes: list, choices: dict) -> int:
+def _meets(variant: str, players: int, deck: int, rated: bool, choices: dict) -> bool:
+    if rated != choices["rated"]:
+        return False
+    if choices["variant"] and variant not in ("", choices["variant"]):
+        return False
+    if choices["players"] and players not in (ANY, choices["players"]):
+        return False
+    return not (choices["deck"] and deck not in (ANY, choices["deck"]))
+
+
+def others(modes: list, choices: dict, avoid=(), rows=()) -> int:
     """How many others wait with choices that could meet `choices` (ignoring ratings); `modes` as
-    `read` gives them, himself among them."""
-    total = 0
-    for variant, players, deck, rated, n in modes:
-        if rated != choices["rated"]:
-            continue
-        if choices["variant"] and variant not in ("", choices["variant"]):
-            continue
-        if choices["players"] and players not in (ANY, choices["players"]):
-            continue
-        if choices["deck"] and deck not in (ANY, choices["deck"]):
-            continue
-        total += n
+    `read` gives them, himself among them. Players he can never be matched with (`avoid`: a block
+    either way) are not counted: their `rows` (as `read` gives them) say which modes they are in."""
+    total = sum(n for variant, players, deck, rated, n in modes if _meets(variant, players, deck, rated, choices))
+    if avoid:
+        total -= sum(1 for pid, *mode in rows if pid in avoid and _meets(*mode, choices))
     return max(0, total - 1)
 
 

@@ -226,6 +226,32 @@ async def test_one_reading_of_the_queue_serves_every_waiting_page(monkeypatch):
         await comm.disconnect()
 
 
+async def test_two_players_who_blocked_each_other_do_not_count_each_other_as_searching():
+    """They can never be matched: each one's «Ищут игру с теми же настройками» leaves the other out,
+    on the page and on the socket's news, while a third searcher still counts."""
+    from social import people, queue
+    from social.models import SearchRequest
+
+    six = {"players": 6, "deck": 52, "bot_fill": 0}  # never filled: everyone keeps waiting
+    (anna, _ca, comm_a), (boris, _cb, comm_b) = await _open("Анна_б"), await _open("Борис_б")
+    await sync(people.block)(anna, boris.pk)
+    for comm in (comm_a, comm_b):
+        await comm.send_json_to({"type": "search", "choices": six})
+        assert (await _until(comm, "search"))["search"]["state"] == "searching"
+    rows = {r.player_id: r for r in await sync(lambda: list(SearchRequest.objects.filter(status="waiting")))()}
+    assert await sync(queue.others_searching)(rows[anna.pk]) == 0
+    assert await sync(queue.others_searching)(rows[boris.pk]) == 0
+    third = await sync(_player)("Третий_б")
+    await sync(queue.join)(third, **six)
+    for comm in (comm_a, comm_b):
+        frame = await _until(comm, "search")
+        while frame["search"].get("others") != 1:
+            frame = await _until(comm, "search")  # the join's own news, then the third's
+        assert frame["search"]["others"] == 1
+    for comm in (comm_a, comm_b):
+        await comm.disconnect()
+
+
 async def test_an_invitation_expires_after_a_minute():
     from datetime import timedelta
 
