@@ -128,4 +128,9 @@ def test_a_whole_game_against_a_bot_with_the_keyboard_and_the_live_region_alone(
     for a, b in zip(told, told[1:], strict=False):  # in order and without repeats
         assert not (a == b and not a.startswith(w["your_turn"])), f"said twice: {a}"
     assert not errors, errors
+    from tests.a11y.test_axe import violations
+
+    dialog = page.get_by_role("dialog")  # the result, reached with Tab like the rest
+    assert dialog.is_visible()
+    assert violations(page) == [], "the result dialog"
     close(context)

@@ -211,6 +211,7 @@ function renderDeck(v) {
   if (v.stock > 0 && v.trump_card) {
     const tc = cardEl(v.trump_card, { trump: v.trump });
     tc.classList.add("trump-card");
+    tc.setAttribute("role", "img"); // a name needs a role (axe: aria-prohibited-attr)
     tc.setAttribute("aria-label", `${T.trump}: ${cardName(v.trump_card)}`);
     deck.appendChild(tc);
     const pile = document.createElement("div");
