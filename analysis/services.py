@@ -80,8 +80,8 @@ def request_analysis(game_id, player, address: str | None = None) -> Analysis:
     existing = Analysis.objects.filter(game=game).first()
     if existing and not _needs_run(existing):
         return existing
-    pending = Analysis.objects.filter(requested_by=player, status__in=[Analysis.Status.QUEUED,
-                                                                       Analysis.Status.RUNNING])
+    pending = Analysis.objects.filter(requested_by=player, status__in=[Analysis.Status.QUEUED, Analysis.Status.RUNNING]
+                                      ).exclude(priority=queue.Priority.AUTO)  # his automatic ones wait apart
     if pending.count() >= _setting("ANALYSIS_PENDING_PER_REQUESTER", PENDING_PER_REQUESTER):
         raise ServiceError("analysis_queue_full")
     if not _within_limit(f"player:{player.pk}", _setting("ANALYSIS_PER_HOUR", 10), 3600):

@@ -119,6 +119,8 @@ def test_a_players_own_game_runs_before_earlier_requests_for_other_peoples_games
 def test_one_player_may_have_two_analyses_waiting_at_once():
     vera, ivan = make_player("vera"), make_player("ivan")
     games = [_game(vera, ivan) for _ in range(3)]
+    automatic = _game(vera, ivan)  # his automatic analyses do not count against his requests
+    Analysis.objects.create(game=automatic, requested_by=vera, priority=queue.Priority.AUTO)
     first, _second = (services.request_analysis(g.pk, vera) for g in games[:2])
     with pytest.raises(ServiceError) as e:
         services.request_analysis(games[2].pk, vera)
