@@ -17,7 +17,7 @@ from django.db import connection
 from django.utils import timezone
 
 from durak_site import realtime
-from game import engine
+from game import engine, move_log
 from game.engine.hints import why_not
 from game.models import Game, GameEvent, GameSeat
 
@@ -176,6 +176,8 @@ def view_frame(game: Game, seat: int | None) -> dict:
     """The frame `seat` sees now (one query for the seats; a seated viewer's also reads whether a
     bot played his seat, `bot_played`: this frame is read on a socket's (re)connect, never per move)."""
     out = frame(game, engine.GameState.from_json(game.state), seat, seat_facts(game, game_seats(game)))
+    if game.status == Game.Status.PLAYING:
+        out["log"] = move_log.history(game)  # the move log's recent moves: a reload or a return keeps them
     if seat is not None and game.status == Game.Status.PLAYING:
         out["bot_played"] = bot_played(game, seat)
     elif seat is not None and game.status == Game.Status.FINISHED:

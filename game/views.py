@@ -48,6 +48,8 @@ def ui_strings() -> dict[str, str]:
         "check_phase": _("Checking the round…"),
         "waiting_for": _("Waiting for: {names}"),
         "bot_plays_seat": _("{name} (a bot plays)"),
+        # the move log's name for a bot that played the viewer's own seat («Бот за вас: ход 6♠»)
+        "bot_for_you": _("Your stand-in bot"),
         "you_took": _("You take the cards; others may still throw in"),
         "spectating": _("You are watching this game"),
         "game_over": _("The game is over"),

@@ -1,11 +1,13 @@
-// The move log: the last moves in words, built from the frames as they arrive, so what happened
-// while the player looked away (a bot's quick moves, moves during the deal, a catch, a seat a bot
-// took over) can be read back. Nothing here comes from anywhere but the public frames.
+// The move log: the last moves in words, so what happened while the player looked away (a bot's
+// quick moves, moves during the deal, a catch, a seat a bot took over) can be read back. The first
+// frame of a page brings the game's recent moves from its events (`log`, each marked with who made
+// it: the player, the clock, a bot), so a reload or a return keeps them; later frames add theirs.
+// Nothing here comes from anywhere but the public frames.
 
 import { label } from "./cards.js";
 import { toast } from "./feedback.js";
 import { S, T, duration, fmt, nick } from "./state.js";
-import { lastText } from "./view.js";
+import { lastText, moveLine } from "./view.js";
 
 const MAX = 60;
 const SHOWN = 3;  // lines the folded log shows
@@ -63,6 +65,26 @@ function sameMove(a, b) {
   return bare(a) === bare(b);
 }
 
+/** The game's recent moves as the first frame brings them (oldest first): each in words, from the
+ *  viewer's side, marked with who made it; then how each round closed. */
+function addHistory(v, log) {
+  let taker = null, takerBot = false;
+  for (const e of log) {
+    if (!e || e.seat == null) continue;
+    if (e.type === "take") { taker = e.seat; takerBot = e.by === "bot"; }
+    if (e.type === "catch") add(catchText({ ...v, last: e }, e), "catch");
+    else if (e.seat === v.seat && e.by === "timeout") add(timeoutText(e), "clock");
+    else if (e.seat === v.seat && e.by === "bot") add(moveLine(v, e, T.bot_for_you), "bot");
+    else add(moveLine(v, e), (S.seats[e.seat] || {}).bot || e.by === "bot" ? "bot" : "move");
+    if (e.closed === "bito") add(T.round_bito, "round");
+    else if (e.closed === "take" && taker != null) {
+      const mine = taker === v.seat;
+      add(mine && !takerBot ? T.round_taken_you : fmt(T.round_taken, { name: mine ? T.bot_for_you : nick(taker) }), "round");
+    }
+    if (e.closed) taker = null;
+  }
+}
+
 /** One frame's news for the log: the new last move, seats a bot took over or handed back, and
  *  (on the first frame after a return) how long a bot played the viewer's seat.
  *  `before` is what the client knew before this frame: {version, deadline, deadlineKind, seats}. */
@@ -73,7 +95,9 @@ export function noteFrame(prev, before, f) {
   // cheater mode's check window ends by re-sending the round's last move with how the round closed:
   // the same move, told once; only the round's end is news
   const closedOnly = changed && prev && l && sameMove(prev.last, l) && !prev.last.closed && l.closed;
-  if (changed && l && l.seat != null && !closedOnly) {
+  const history = !prev && Array.isArray(f.log) && f.log.length > 0;
+  if (history) addHistory(v, f.log);  // its last move is this frame's: told there
+  if (changed && l && l.seat != null && !closedOnly && !history) {
     if (l.type === "catch") {
       const text = catchText(v, l);
       add(text, "catch");
@@ -86,10 +110,11 @@ export function noteFrame(prev, before, f) {
       add(lastText(v), (S.seats[l.seat] || {}).bot ? "bot" : "move");
     }
   }
-  if (changed && l && l.seat != null) {
+  if (changed && l && l.seat != null && !history) {
     if (prev && l.closed === "bito") add(T.round_bito, "round");
     else if (prev && l.closed === "take" && prev.defender != null) {
-      add(prev.defender === v.seat ? T.round_taken_you : fmt(T.round_taken, { name: nick(prev.defender) }), "round");
+      const mine = prev.defender === v.seat, bot = mine && (S.seats[v.seat] || {}).takeover;
+      add(mine && !bot ? T.round_taken_you : fmt(T.round_taken, { name: bot ? T.bot_for_you : nick(prev.defender) }), "round");
     }
   }
   if (prev) {

@@ -379,9 +379,24 @@ function turnText(v) {
 /** The last move in words; «Вы» and a third person have their own sentences (verb agreement). */
 export function lastText(v) {
   const l = v.last;
+  return l && l.seat != null && l.seat === v.seat && botMadeIt(l) ? moveLine(v, l, T.bot_for_you) : moveLine(v, l);
+}
+
+/** Did a bot make the viewer's own seat's move `l`? A bot plays his seat now, or the page's first
+ *  frame (its move log, game/move_log.py) says a bot made it. */
+function botMadeIt(l) {
+  if ((S.seats[l.seat] || {}).takeover) return true;
+  const log = S.frame && S.frame.log;
+  const e = log && log[log.length - 1];
+  return !!e && e.by === "bot" && e.seat === l.seat && e.type === l.type && e.card === l.card && e.target === l.target;
+}
+
+/** One move `l` in words from the viewer's side; `who` names its maker in the third person instead
+ *  (a bot that played the viewer's own seat: «Бот за вас: ход 6♠», never «Вы сыграли»). */
+export function moveLine(v, l, who = null) {
   if (!l || l.seat == null) return "";
-  const mine = l.seat === v.seat;
-  const say = (key, vars) => fmt(T[mine ? key + "_you" : key], { name: nick(l.seat), ...vars });
+  const mine = l.seat === v.seat && !who;
+  const say = (key, vars) => fmt(T[mine ? key + "_you" : key], { name: who || nick(l.seat), ...vars });
   const card = l.card ? label(l.card) : "";
   switch (l.type) {
     case "attack": return say("last_attack", { card });
@@ -390,7 +405,7 @@ export function lastText(v) {
     case "take": return say("last_take", {});
     case "pass": return say("last_pass", {});
     case "swap_trump": return say("last_swap", {});
-    case "catch": return catchText(v, l);  // who caught whom, and what it cost
+    case "catch": return catchText({ ...v, last: l }, l);  // who caught whom, and what it cost
     default: return "";
   }
 }
