@@ -155,6 +155,7 @@ CATALOGUE = {
     "social_self": _("That is you."),
     "social_too_many": _("Too many requests; try again in a minute."),
     "friend_request_not_found": _("There is no such friend request."),
+    "friend_unavailable": _("This player cannot be added as a friend now."),
     "invite_no_table": _("Sit at a waiting table first, then invite."),
     "invite_already_seated": _("This player is already at your table."),
     "invite_unavailable": _("This player cannot be invited now."),

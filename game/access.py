@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from game.models import Game, GameSeat
+from lobby import guards
 from lobby.models import Seat, Table
 from lobby.services import INVITES_KEY
 
@@ -24,6 +25,8 @@ def may_open(table_id: int, player, invited: Iterable[int] = ()) -> bool:
     table = Table.objects.filter(pk=table_id).values("private", "host_id").first()
     if table is None:
         return False
+    if not player.is_staff and guards.table_hidden(table_id, player.pk):
+        return False  # a blocker sits there: the player he blocked is told there is no such table
     if not table["private"] or player.is_staff or player.pk == table["host_id"]:
         return True
     try:

@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -19,7 +19,7 @@ from durak_site import ratelimit
 from durak_site.errors import ServiceError
 from game.engine.rules import RULE_CHOICES, Rules
 
-from . import pages, services
+from . import guards, pages, services
 from .forms import FILTER_PLAYERS, FILTER_VARIANTS, TableSettingsForm
 from .models import Seat, Table
 from .presets import PRESETS
@@ -96,7 +96,10 @@ def _can_view(request: HttpRequest, table: Table) -> bool:
 
 
 def _table_or_404(request: HttpRequest, table_id: int) -> Table:
-    table = get_object_or_404(Table, pk=table_id)
+    table = Table.objects.filter(pk=table_id).first()
+    user = request.user
+    if table is None or (user.is_authenticated and not user.is_staff and guards.table_hidden(table.pk, user.pk)):
+        raise Http404(_("There is no such table."))  # one answer: a block is silent
     if not _can_view(request, table):
         raise Http404(_("This table is private: ask its host for the invite link."))
     return table
@@ -162,6 +165,7 @@ def index(request: HttpRequest) -> HttpResponse:
     tables = (Table.objects.exclude(status=Table.Status.CLOSED).filter(private=False)
               .filter(someone_there | Q(status__in=[Table.Status.PLAYING, Table.Status.REMATCH]))
               .exclude(matched=True, status=Table.Status.WAITING)  # its people are not told before they arrive
+              .exclude(seats__player_id__in=guards.hidden_players(getattr(request.user, "pk", None)))
               .select_related("host")
               .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
               .annotate(free=Count("seats", filter=Q(seats__player__isnull=True, seats__bot_level="")))

@@ -22,7 +22,8 @@ class SocialConfig(AppConfig):
         pages.register_table_panel("social/seat_marks.html", place="page")  # the game table's seats' marks
         profile_pages.register_profile_panel("social/profile_mark.html", place="facts")  # his reliability mark
         profile_pages.register_profile_panel("social/profile_link.html", place="links")
-        guards.register_seat_guard(people.seat_refusal)  # blocks, «only reliable players»
+        guards.register_seat_guard(people.seat_refusal)
+        guards.register_hidden_players(people.blockers_of)  # a blocker, from the player he blocked  # blocks, «only reliable players»
         player_banned.connect(people.on_player_banned, dispatch_uid="social.on_player_banned")
         matched_seat_left.connect(queue.on_matched_seat_left, dispatch_uid="social.on_matched_seat_left")
         sweep_hooks.register("social", queue.sweep)  # the in-process ticker's share (embedded default)

@@ -34,6 +34,7 @@ from game import socket_limits
 from game.flood import TokenBucket
 from game.socket_calls import language as _language  # the table socket's reading of the language cookie
 from game.socket_calls import session_check
+from lobby import guards
 
 from . import beats, notify, people, presence, queue, queue_news, site_hooks
 
@@ -72,6 +73,7 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
     session_key: str | None = None
     watching_online = False
     watching_queue = False
+    hidden: frozenset[int] | set[int] = frozenset()  # players hidden from him (they blocked him)
     online_frame: str | None = None  # the newest online list announced, not yet sent (throttled)
     search: dict | None = None  # his search as this socket last showed it (queue.status_for)
     queue_news: dict | None = None  # the newest queue news announced, not yet used (throttled)
@@ -226,6 +228,7 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
             await in_thread(queue.arrived)(self.user.pk, int(found.group(1)))
         if path == LOBBY_PATH and not self.watching_online:
             self.watching_online = True
+            self.hidden = await in_thread(guards.hidden_players)(self.user.pk)  # who blocked him
             await self.channel_layer.group_add(notify.ONLINE_GROUP, self.channel_name)
             self.joined.append(notify.ONLINE_GROUP)
             await self._push_online()
@@ -264,7 +267,7 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
 
     async def _push_online(self) -> None:
         self.last_push["online"] = time.monotonic()  # before the read: news meanwhile waits its second
-        await self.send_json({"type": "online", **await in_thread(presence.summary)()})
+        await self.send_json({"type": "online", **await in_thread(presence.summary_for)(self.user)})
 
     # ------------------------------------------------------------ server -> browser
 
@@ -306,8 +309,13 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
         if self.online_frame is None:
             await self._push_online()
             return
-        await self.send(text_data=self.online_frame)
-        self.online_frame = None
+        frame, self.online_frame = self.online_frame, None
+        if self.hidden:  # someone blocked him: the shared frame, without them (rare: parsed only then)
+            data = json.loads(frame)
+            data["players"] = [p for p in data.get("players", []) if p.get("id") not in self.hidden]
+            await self.send_json(data)
+            return
+        await self.send(text_data=frame)
 
     async def site_queue(self, event) -> None:
         self.queue_news = event

@@ -51,6 +51,11 @@ def blocked_either_way(a_id: int, b_id: int) -> bool:
     return Block.objects.filter(Q(blocker_id=a_id, blocked_id=b_id) | Q(blocker_id=b_id, blocked_id=a_id)).exists()
 
 
+def blockers_of(player_id: int) -> set[int]:
+    """Who blocked him: hidden from him (lobby.guards: the online list, cards, tables)."""
+    return set(Block.objects.filter(blocked_id=player_id).values_list("blocker_id", flat=True))
+
+
 def blocked_by(player_id: int) -> set[int]:
     """Whom he blocked: the chat hides their messages from him."""
     return set(Block.objects.filter(blocker_id=player_id).values_list("blocked_id", flat=True))
@@ -127,7 +132,7 @@ def request_friend(player, other_id) -> Friendship:
     if other.pk == player.pk:
         raise ServiceError("social_self")
     if blocked_either_way(player.pk, other.pk):
-        raise ServiceError("player_not_found")
+        raise ServiceError("friend_unavailable")  # the card exists: "no such player" would tell
     with transaction.atomic():
         theirs = Friendship.objects.select_for_update().filter(from_player=other, to_player=player).first()
         if theirs is not None:

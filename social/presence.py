@@ -19,6 +19,7 @@ from django.urls import reverse
 
 from accounts import sessions
 from durak_site.clock import db_now
+from lobby import guards
 from lobby.models import Seat, Table
 from ratings.models import START_RATING, Rating
 
@@ -135,6 +136,18 @@ def online_people(query: str = "") -> tuple[list[dict], int]:
     marks = reliability.marks(ids)
     return [{"id": r.player_id, "nick": r.player.nick, "rating": ratings.get(r.player_id, START_RATING),
              "reliability": marks[r.player_id], **states[r.player_id]} for r in rows], total
+
+
+def summary_for(viewer) -> dict:
+    """The online block as `viewer` may see it: nobody by name to an anonymous visitor (the
+    counts only), and nobody who blocked him (lobby.guards.hidden_players)."""
+    data = summary()
+    if viewer is None or not viewer.is_authenticated:
+        return {**data, "players": []}
+    hidden = guards.hidden_players(viewer.pk)
+    if not hidden:
+        return data
+    return {**data, "players": [p for p in data["players"] if p["id"] not in hidden]}
 
 
 def summary() -> dict:

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from durak_site.errors import ServiceError
+from lobby import guards
 from ratings.models import START_RATING, Rating
 
 from . import matching, people, presence, queue, reliability
@@ -169,12 +170,14 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     except ServiceError:
         raise Http404(str(ServiceError("player_not_found"))) from None
     me = request.user.pk if request.user.is_authenticated else None
-    state = presence.statuses([other.pk])[other.pk]
+    # where he is: to signed-in players he has not blocked (a block hides it; strangers see nothing)
+    shown = me is not None and other.pk not in guards.hidden_players(me)
+    state = presence.statuses([other.pk])[other.pk] if shown else {}
     code = reliability.mark(other.pk)
     return render(request, "social/player.html", {
         "other": other, "rating": Rating.objects.filter(player=other).values_list("value", flat=True).first()
         or START_RATING, "mark": code, "mark_label": reliability.label(code),
-        "online": presence.is_online(other.pk), "state": state,
+        "online": shown and presence.is_online(other.pk), "state": state,
         "relation": people.relation(me, other.pk) if me and me != other.pk else None})
 
 
@@ -243,11 +246,18 @@ def reliable_only(request: HttpRequest, table_id: int) -> HttpResponse | None:
 
 def online(request: HttpRequest) -> HttpResponse:
     """Who is online: a page for a person (the whole list, searchable by nick), the lobby's online
-    block as JSON for a script that asks for it (the socket sends the same)."""
+    block as JSON for a script that asks for it (the socket sends the same). Nobody by name to a
+    visitor who is not signed in, nobody who blocked the viewer (presence.summary_for)."""
     if "application/json" in request.headers.get("Accept", "") or request.GET.get("format") == "json":
-        return JsonResponse({"ok": True, **presence.summary()})
+        return JsonResponse({"ok": True, **presence.summary_for(request.user)})
     query = " ".join(request.GET.get("q", "").split())[:20]  # a nick is at most 20 characters
     players, matching_count = presence.online_people(query)
+    if not request.user.is_authenticated:
+        players, matching_count = [], 0
+    else:
+        hidden = guards.hidden_players(request.user.pk)
+        shown = [p for p in players if p["id"] not in hidden]
+        players, matching_count = shown, matching_count - (len(players) - len(shown))
     return render(request, "social/online.html", {
-        "players": players, "query": query, "matching": matching_count, "summary": presence.summary(),
-        "limited": matching_count > len(players)})
+        "players": players, "query": query, "matching": matching_count,
+        "summary": presence.summary_for(request.user), "limited": matching_count > len(players)})

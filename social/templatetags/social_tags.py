@@ -17,9 +17,9 @@ from ..models import TableRequirement
 register = template.Library()
 
 
-@register.simple_tag
-def online_summary() -> dict:
-    return presence.summary()
+@register.simple_tag(takes_context=True)
+def online_summary(context) -> dict:
+    return presence.summary_for(context.get("user"))
 
 
 @register.simple_tag

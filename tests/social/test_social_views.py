@@ -95,9 +95,10 @@ def test_a_block_keeps_him_off_your_table_and_out_of_requests_without_saying_so(
     # «Сесть» from the lobby list: the same refusal, and he is not seated
     _client(pest).post(f"/tables/{table.pk}/act/", {"op": "sit", "seat": "2"})
     assert not Seat.objects.filter(table=table, player=pest).exists()
-    # his friend request reads like one to nobody; his invitation like any unavailable player
+    # his friend request and his invitation read like those to any unavailable player (not "no such
+    # player": the card exists)
     response = _client(pest).post(f"/people/{host.pk}/friend/", {"op": "request"}, HTTP_ACCEPT="application/json")
-    assert response.json()["code"] == "player_not_found"
+    assert response.json()["code"] == "friend_unavailable"
     other_table = lobby_services.create_table(pest, seats_count=2)
     response = _client(pest).post(f"/people/{host.pk}/invite/", HTTP_ACCEPT="application/json")
     assert response.json()["code"] == "invite_unavailable"
