@@ -31,6 +31,9 @@ def _pair(make_player, online):
     blocker, blocked, third = make_player("Блокирующий"), make_player("Заблокированный"), make_player("Третий")
     online(blocker, blocked, third)
     people.block(blocker, blocked.pk)
+    from django.core.cache import cache
+
+    cache.clear()  # the online block is cached for a second: read it anew
     return blocker, blocked, third
 
 

@@ -16,6 +16,9 @@ def test_a_person_gets_the_online_page_with_a_search_and_a_script_gets_json(clie
     cache.clear()
     for nick in ("Аня", "Анатолий", "Борис"):
         presence.opened(make_player(nick).pk)
+    stranger = client.get("/people/online/", HTTP_ACCEPT="text/html", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "Войдите, чтобы увидеть, кто в сети." in stranger and "Борис" not in stranger  # names: signed in only
+    client.force_login(make_player("Зритель"))
     page = client.get("/people/online/", HTTP_ACCEPT="text/html,application/xhtml+xml", HTTP_ACCEPT_LANGUAGE="ru")
     assert page.status_code == 200 and page["Content-Type"].startswith("text/html")
     html = page.content.decode()
