@@ -58,9 +58,10 @@ class _FourHomes(threading.Thread):
             connections.close_all()
 
 
-def _play_round(event, pages: dict) -> int:
+def _play_round(event, pages: dict, shot=None) -> int:
     """Every pending pairing: both players' pages went to its table by themselves, its game was
-    dealt (both arrived, the 3-2-1 ran); it is played to the end."""
+    dealt (both arrived, the 3-2-1 ran); it is played to the end, and its players go back to the
+    event's page (if the next pairing has not already taken them away)."""
     from game.models import Game
     from tournaments.models import TournamentGame
 
@@ -76,8 +77,16 @@ def _play_round(event, pages: dict) -> int:
             game = Game.objects.filter(table_id=g.table_id, status="playing").first()
             time.sleep(0.2)
         assert game is not None, f"the game of table {g.table_id} never started"
+        if shot is not None:  # his game runs: his page stays where it is until it ends
+            page = pages[g.player_a_id]
+            page.wait_for_function("window.__table && window.__table.view !== null", timeout=20000)
+            page.screenshot(path=str(shot))
+            shot = None
         _one_network_forgotten()
         play_out(game.pk, seed=g.pk)
+        for pid in (g.player_a_id, g.player_b_id):  # back to the event's page: his pause screen
+            if pid in pages and f"/tables/{g.table_id}/" in pages[pid].url:
+                pages[pid].goto(f"/tournaments/{event.pk}/")
     return len(pending)
 
 
@@ -90,6 +99,21 @@ def _wait_paired(event, count, timeout=20):
             return
         time.sleep(0.2)
     raise AssertionError("the arena did not pair the pool")
+
+
+def _wait_dealt(event, timeout=60, pages=()):
+    """Every pending pairing's game has been dealt (both came, the 3-2-1 ran)."""
+    from game.models import Game
+    from tournaments.models import TournamentGame
+
+    deadline = time.monotonic() + timeout
+    tables = list(TournamentGame.objects.filter(tournament=event, status="pending").values_list("table_id", flat=True))
+    while Game.objects.filter(table_id__in=tables).count() < len(tables):
+        if time.monotonic() > deadline:
+            seen = [(p.url, p.evaluate("JSON.stringify(((window.__site || {}).messages || []).slice(-4))"))
+                    for p in pages]
+            raise AssertionError(f"the games were not dealt: {seen}")
+        time.sleep(0.2)
 
 
 def test_four_players_play_an_arena_live_to_the_podium(asgi_live_server, transactional_db, browser, screenshot_dir):
@@ -138,8 +162,7 @@ def test_four_players_play_an_arena_live_to_the_podium(asgi_live_server, transac
         _one_network_forgotten()
         Tournament.objects.filter(pk=event.pk).update(start_deadline=db_now(), warn_deadline=None)
         _wait_paired(event, 2)
-        assert _play_round(event, by_player) == 2
-        pages[1].screenshot(path=str(screenshot_dir / "tournament-table-after-game-phone.png"))
+        assert _play_round(event, by_player, shot=screenshot_dir / "tournament-game-table.png") == 2
         # the onlooker's standings moved without a reload
         watch.locator(".t-points", has_text="2").first.wait_for(timeout=15000)
         assert watch.evaluate("window.__sameDocument") is True
@@ -147,6 +170,7 @@ def test_four_players_play_an_arena_live_to_the_podium(asgi_live_server, transac
 
         # straight back into the pool: paired again within seconds, never the same opponent
         _wait_paired(event, 2)
+        _wait_dealt(event, pages=pages)
         # Гоша pauses from a second tab while he plays: it starts when his game ends
         pause_ctx, pause_tab = _page(browser, asgi_live_server, people[3], locale="en-US")
         contexts.append(pause_ctx)

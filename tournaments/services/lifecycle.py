@@ -184,6 +184,10 @@ def sweep() -> dict:
         except Exception:
             log.exception("tournaments: deadline of event %s failed; retrying", event["pk"])
     out["no_shows"] = results.fire_no_shows(now)
+    try:
+        waves.remind_unarrived(now)
+    except Exception:
+        log.exception("tournaments: reminding paired players failed")
     for pk, fmt in Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list("pk", "format"):
         try:
             if fmt == "arena":

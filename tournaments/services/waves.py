@@ -188,6 +188,28 @@ def remind_table(player_id: int, current_table_id: int | None) -> bool:
     return True
 
 
+REMIND_EVERY = 5  # seconds: a paired player who has not come is told `match` again this often
+
+
+def remind_unarrived(now) -> int:
+    """Pairings waiting for a player who has not come: his tabs are told again (a `match` sent while
+    a tab was between two sockets, or two pages, is otherwise lost until he opens another page)."""
+    told = 0
+    due = (TournamentGame.objects.filter(status=TournamentGame.Status.PENDING, arrive_deadline__gt=now,
+                                         created_at__lte=now - timedelta(seconds=REMIND_EVERY - 1),
+                                         table__status__in=(Table.Status.WAITING, Table.Status.COUNTDOWN)))
+    for g in due:
+        if int((now - g.created_at).total_seconds()) % REMIND_EVERY:
+            continue
+        ready = set(Seat.objects.filter(table_id=g.table_id, ready=True).values_list("player_id", flat=True))
+        absent = [p for p in (g.player_a_id, g.player_b_id) if p not in ready]
+        if absent:
+            log.info("tournaments: table %s still waits for %s: told again", g.table_id, absent)
+            _send_to_tables_of([g], absent)
+            told += len(absent)
+    return told
+
+
 def arrived(player_id: int, table_id: int) -> bool:
     """He opened his tournament table: «Готово» is pressed for him (the 3-2-1 starts when both have)."""
     found = TournamentGame.objects.filter(table_id=table_id, status=TournamentGame.Status.PENDING).first()
