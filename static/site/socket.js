@@ -1,11 +1,10 @@
 // The one socket client of every page: connect, ping, reconnect with exponential backoff, and the
-// server's close codes; plus the page helpers every script shares (csrf, fmt). A page holds one
-// socket: a table's pages open the table socket (which carries the site's news too), every other
+// server's close codes, and the page's one socket that the other scripts hear (the page helpers
+// are static/site/page.js). A page holds one socket: a table's pages open the table socket (which carries the site's news too), every other
 // signed-in page the site socket (social/static/social/site.js opens it when no page script opened
 // one). The server sends the current state on every (re)connect, which is the resync: nothing here
 // keeps game or room state. Whatever else on the page listens to the socket (the site's news, an
-// app's panel such as the chat) subscribes here, so it hears whichever socket the page has; each
-// opened socket is also announced with the "table-socket" event.
+// app's panel such as the chat) subscribes here, so it hears whichever socket the page has.
 
 // The close codes the server sends (durak_site/close_codes.py), and no others.
 export const CLOSE = Object.freeze({
@@ -46,6 +45,20 @@ function tell(kind, arg) {
   }
 }
 
+/**
+ * Make `conn` the page's socket (Connection.start does): anything with path, isOpen() and
+ * send(obj) → bool. The DEBUG harness's tests hand in a stand-in and play frames with `deliver`.
+ */
+export function adopt(conn) {
+  pageConnection = conn;
+  if (conn.isOpen()) tell("open");
+}
+
+/** A message for the page's subscribers, as its socket brings one. */
+export function deliver(msg) { tell("message", msg); }
+
+window.__socket = { adopt, deliver, get page() { return pageConnection; } };
+
 /** A message id (the server drops a resent move with the same id). */
 export function uuid() {
   if (globalThis.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -56,16 +69,6 @@ export function uuid() {
   const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
-
-/** The CSRF token for a POST: the cookie, else the one the page put in its hx-headers. */
-export function csrf() {
-  const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-  if (m) return decodeURIComponent(m[1]);
-  try { return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]; } catch (e) { return ""; }
-}
-
-/** "{n} cards" with {n: 3} → "3 cards" (the pages' translated templates use {name} placeholders). */
-export const fmt = (s, vars = {}) => String(s ?? "").replace(/\{(\w+)\}/g, (m, k) => (k in vars ? vars[k] : m));
 
 export class Connection {
   /**
@@ -94,7 +97,7 @@ export class Connection {
 
   start() {
     this.stopped = false;
-    pageConnection = this;
+    adopt(this);
     this.open();
     document.addEventListener("visibilitychange", () => {
       // phones suspend sockets in the background: check as soon as we are visible again
@@ -130,8 +133,6 @@ export class Connection {
       this.lastPong = Date.now();
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.heartbeat(), this.pingEvery);
-      // other parts of the page (the chat panel) use this one socket too
-      document.dispatchEvent(new CustomEvent("table-socket", { detail: ws }));
       this.on.open && this.on.open(restored);
       if (pageConnection === this) tell("open");
     };
@@ -140,7 +141,7 @@ export class Connection {
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
       this.lastPong = Date.now();
       this.on.frame && this.on.frame(msg, Date.now());
-      if (pageConnection === this) tell("message", msg);
+      if (pageConnection === this) deliver(msg);
     };
     ws.onclose = (ev) => {
       clearInterval(this.pingTimer);

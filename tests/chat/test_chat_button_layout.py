@@ -47,13 +47,12 @@ def table_frame(mode: str, players: int) -> dict:
 
 
 def open_chat(page, wide: bool = False) -> None:
-    """Hands chat.js a socket (as the table client announces its own) and the chat's state on it,
-    then one message from another player, so the unread count shows (on a phone: the chat is closed)."""
+    """Hands the page a stand-in socket (static/site/socket.js `adopt`, as the table client's own is)
+    and the chat's state on it, then one message from another player, so the unread count shows (on a
+    phone: the chat is closed)."""
     page.evaluate("""state => {
-        const ws = new EventTarget();
-        ws.readyState = 1; ws.send = () => {};
-        document.dispatchEvent(new CustomEvent('table-socket', { detail: ws }));
-        const say = (m) => ws.dispatchEvent(new MessageEvent('message', { data: JSON.stringify(m) }));
+        window.__socket.adopt({ path: '/ws/tables/0/', isOpen: () => true, send: () => true });
+        const say = (m) => window.__socket.deliver(m);
         say(state);
         say({ type: 'chat', version: 1, message: { id: 1, author_id: 1, nick: 'Вася', text: 'Привет',
               at: new Date().toISOString() } });

@@ -18,12 +18,13 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
 
 
 def open_chat(page) -> None:
-    """chat.js gets a stand-in socket that records what it sends; `window.say(frame)` plays a frame."""
+    """The page gets a stand-in socket (static/site/socket.js `adopt`) that records what chat.js sends;
+    `window.say(frame)` plays a frame on it."""
     page.evaluate("""state => {
-        const ws = new EventTarget();
-        ws.readyState = 1; window.sentChat = []; ws.send = (t) => window.sentChat.push(JSON.parse(t));
-        document.dispatchEvent(new CustomEvent('table-socket', { detail: ws }));
-        window.say = (m) => ws.dispatchEvent(new MessageEvent('message', { data: JSON.stringify(m) }));
+        window.sentChat = [];
+        window.__socket.adopt({ path: '/ws/tables/0/', isOpen: () => true,
+                                send: (m) => { window.sentChat.push(m); return true; } });
+        window.say = (m) => window.__socket.deliver(m);
         window.say(state);
     }""", CHAT_STATE)
     page.wait_for_function("window.__chat && window.__chat.state.read")

@@ -1,18 +1,18 @@
 // Table chat: messages, quick phrases and reactions over the table socket the page opens.
-// The page has one socket per table: this script listens on it (the table client announces it with
-// a "table-socket" event) instead of opening a second one. It is a classic script, run where the
-// panel is included, so it listens before the page's modules open the socket.
+// The page has one socket (static/site/socket.js): this module hears it and sends on it instead of
+// opening a second one; whichever script opens it, and whenever, the subscription holds.
 // Everything a player wrote is put in the page with textContent only: no markup; a web address
 // becomes a link built node by node (linkify), its domain shown, never from the text as HTML.
 
-(() => {
+import { $, fmt } from "../site/page.js";
+import { pageSocket, subscribe } from "../site/socket.js";
+
 const root = document.getElementById("chat");
 const T = JSON.parse(document.getElementById("chat-strings").textContent);
 const HIDDEN_KEY = "chat-hidden-authors"; // per-browser "mute this person"
-const $ = (id) => document.getElementById(id);
 const wide = window.matchMedia("(min-width: 1100px)");
 
-const S = { ws: null, version: -1, messages: [], read: false, write: false, manage: false, me: null,
+const S = { version: -1, messages: [], read: false, write: false, manage: false, me: null,
   muted: null, unread: 0, open: false, hidden: new Set(loadHidden()), pending: null };
 const MAX_LEN = 200;  // chat.services' limit: the counter shows it
 const EMOJI_BASE = root.dataset.emojiBase || "";
@@ -20,23 +20,15 @@ T.message_menu = root.dataset.menuLabel || "{nick}";
 T.you = root.dataset.you || "";  // the reactions drawn as images: no colour-emoji font needed
 
 // ---------------------------------------------------------------- the socket
-// The table pages announce each socket they open ("table-socket" on document, static/site/socket.js);
-// chat listens on that one socket and sends on it.
-document.addEventListener("table-socket", (ev) => attach(ev.detail));
+subscribe({
+  message: (msg) => { if (typeof msg.type === "string" && msg.type.startsWith("chat")) onFrame(msg); },
+  close: () => renderForm(),
+});
 
-function attach(ws) {
-  S.ws = ws;
-  ws.addEventListener("message", (ev) => {
-    let msg;
-    try { msg = JSON.parse(ev.data); } catch (e) { return; }
-    if (msg && typeof msg.type === "string" && msg.type.startsWith("chat")) onFrame(msg);
-  });
-  ws.addEventListener("close", () => { if (S.ws === ws) { S.ws = null; renderForm(); } });
-}
+const online = () => { const conn = pageSocket(); return !!conn && conn.isOpen(); };
 
 function send(obj) {
-  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) { showError(T.offline); return false; }
-  S.ws.send(JSON.stringify(obj));
+  if (!online() || !pageSocket().send(obj)) { showError(T.offline); return false; }
   return true;
 }
 
@@ -83,9 +75,6 @@ function onState(msg) {
 }
 
 // ---------------------------------------------------------------- rendering
-function fmt(template, values) {
-  return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
-}
 
 function timeOf(iso) {
   const d = new Date(iso);
@@ -460,7 +449,7 @@ function onRoomSettled() {
   const room = document.getElementById("room");
   if (!room) return;
   const now = !!room.querySelector(".seat-me");
-  if (seated !== null && now !== seated && S.ws && S.ws.readyState === WebSocket.OPEN) send({ type: "chat_sync" });
+  if (seated !== null && now !== seated && online()) send({ type: "chat_sync" });
   seated = now;
 }
 
@@ -469,4 +458,3 @@ onRoomSettled();
 document.body.addEventListener("htmx:afterSettle", onRoomSettled);
 
 window.__chat = { get state() { return S; } };
-})();

@@ -2,14 +2,14 @@
 // Only what view.legal lists is ever sent; anything else is explained (feedback.whyText).
 
 import { cardEl } from "./cards.js";
-import { csrf, uuid } from "../site/socket.js";
+import { $, csrf } from "../site/page.js";
+import { uuid } from "../site/socket.js";
 import { clearError, refuse, toast, whyText } from "./feedback.js";
 import { handCards, handEls } from "./hand.js";
 import { sounds } from "./sound.js";
 import { CFG, ERR, S, T, store, usesOf } from "./state.js";
 import { render } from "./view.js";
 
-const $ = (id) => document.getElementById(id);
 
 // ---------------------------------------------------------------- moves
 function commit(action) {

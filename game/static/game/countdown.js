@@ -3,8 +3,8 @@
 import { updateRematchInfo } from "./result.js";
 import { sounds } from "./sound.js";
 import { CFG, S, fmt } from "./state.js";
+import { $ } from "../site/page.js";
 
-const $ = (id) => document.getElementById(id);
 
 export function tick() {
   const root = $("game");

@@ -3,8 +3,8 @@
 import { label, rankOf } from "./cards.js";
 import { sounds } from "./sound.js";
 import { ERR, S, T, fmt, names, nick } from "./state.js";
+import { $ } from "../site/page.js";
 
-const $ = (id) => document.getElementById(id);
 let toastTimer = null;
 let bannerTimer = null;
 

@@ -3,8 +3,8 @@
 
 import { cardEl, sortHand } from "./cards.js";
 import { S, usesOf } from "./state.js";
+import { $ } from "../site/page.js";
 
-const $ = (id) => document.getElementById(id);
 export const handEls = new Map();
 
 /** The hand as the player sees it, left to right. */

@@ -2,8 +2,8 @@
 // the deal at the start, the trump flip. Everything is skipped under prefers-reduced-motion.
 
 import { backEl, cardEl } from "./cards.js";
+import { $ } from "../site/page.js";
 
-const $ = (id) => document.getElementById(id);
 
 export function reduced() {
   return window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;

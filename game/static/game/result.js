@@ -3,8 +3,8 @@
 import { celebrate } from "./motion.js";
 import { movedOnCheck } from "./navigation.js";
 import { CFG, S, T, duration, fmt, names, nick } from "./state.js";
+import { $ } from "../site/page.js";
 
-const $ = (id) => document.getElementById(id);
 
 function losersOf(r) {
   return r.losers && r.losers.length ? r.losers : r.loser != null ? [r.loser] : [];

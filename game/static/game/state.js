@@ -1,6 +1,6 @@
 // The one client state object and the page's configuration, plus pure helpers over the view.
 // No side effects on import: table.js (the entry) calls loadPage() once.
-import { fmt } from "../site/socket.js";
+import { fmt } from "../site/page.js";
 
 export let CFG = {};
 export let T = {};
@@ -17,7 +17,7 @@ export function loadPage(doc = document) {
   S.rematchReady = CFG.rematch_ready || [];
 }
 
-export { fmt }; // the one formatter (static/site/socket.js), for the modules that read strings here
+export { fmt }; // the one formatter (static/site/page.js), for the modules that read strings here
 
 /** Preferences kept in this browser. */
 export const store = {

@@ -1,28 +1,31 @@
 // On the table pages (notifications/table_client.html): tell the server whether this tab shows
-// the table (no «Ваш ход» push while one does), on the page's one table socket, and play the
-// in-page chime and vibration for «Ваш ход» when the player switched them on.
+// the table (no «Ваш ход» push while one does), on the page's one table socket
+// (static/site/socket.js), and play the in-page chime and vibration for «Ваш ход» when the player
+// switched them on.
+import { pageSocket, subscribe } from "../site/socket.js";
+
 const config = document.getElementById("push-table-config");
 const alerts = config ? JSON.parse(config.textContent) : { sound: false, vibrate: false };
 const REPEAT_MS = 20000; // the server forgets a report after 45 s (notifications/visibility.py)
 
-let socket = null;
 let timer = null;
 
-function report() {
-  if (!socket || socket.readyState !== WebSocket.OPEN) return;
-  socket.send(JSON.stringify({ type: "visibility", visible: document.visibilityState === "visible" }));
+function tell(visible) {
+  const socket = pageSocket();
+  if (socket && socket.isOpen()) socket.send({ type: "visibility", visible });
 }
 
-document.addEventListener("table-socket", (event) => {
-  socket = event.detail;
-  report();
-  clearInterval(timer);
-  timer = setInterval(() => { if (document.visibilityState === "visible") report(); }, REPEAT_MS);
+const report = () => tell(document.visibilityState === "visible");
+
+subscribe({
+  open: () => {
+    report();
+    clearInterval(timer);
+    timer = setInterval(() => { if (document.visibilityState === "visible") report(); }, REPEAT_MS);
+  },
 });
 document.addEventListener("visibilitychange", report);
-window.addEventListener("pagehide", () => {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "visibility", visible: false }));
-});
+window.addEventListener("pagehide", () => tell(false));
 
 function chime() {
   const AC = window.AudioContext || window.webkitAudioContext;

@@ -3,43 +3,17 @@
 // one socket (static/site/socket.js): on a table's pages the table socket, which carries this news
 // too (social/table_socket.py); on every other page this module opens the site socket
 // (social/consumers.py) once the page's own scripts have run without opening one.
-import { Connection, fmt, pageSocket, subscribe } from "../site/socket.js";
+import { $, fmt, toast } from "../site/page.js";
+import { Connection, pageSocket, subscribe } from "../site/socket.js";
 
-const T = JSON.parse((document.getElementById("site-i18n") || {}).textContent || "{}");
+const T = JSON.parse(($("site-i18n") || {}).textContent || "{}");
 const state = { open: false, messages: [], heldUrl: null };
 window.__site = state;
 const SITE_PATH = "/ws/site/";
 const PING_MS = 20000; // the site socket's presence is refreshed every 35 s (social/consumers.py)
 
-function toast(text, actions = [], ttl = 0) {
-  const box = document.getElementById("site-toasts");
-  if (!box) return null;
-  const el = document.createElement("div");
-  el.className = "site-toast";
-  el.setAttribute("role", "status");
-  const p = document.createElement("p");
-  p.textContent = text;
-  const row = document.createElement("div");
-  row.className = "site-toast-actions";
-  for (const a of actions) {
-    const b = document.createElement(a.href ? "a" : "button");
-    b.className = "btn btn-small " + (a.cls || "");
-    b.textContent = a.label;
-    if (a.href) b.href = a.href; else b.type = "button";
-    if (a.onClick) b.addEventListener("click", () => { a.onClick(); el.remove(); });
-    row.append(b);
-  }
-  const close = document.createElement("button");
-  close.type = "button";
-  close.className = "btn btn-small btn-outline site-toast-close";
-  close.textContent = T.close || "×";
-  close.addEventListener("click", () => el.remove());
-  row.append(close);
-  el.append(p, row);
-  box.append(el);
-  if (ttl) setTimeout(() => el.remove(), ttl);
-  return el;
-}
+// a notice with actions (static/site/page.js), its close button labelled in the page's language
+const notice = (text, actions = [], ttl = 0) => toast(text, { actions, ttl, closeLabel: T.close || "×" });
 
 function send(obj) {
   const conn = pageSocket();
@@ -64,21 +38,21 @@ function beep() {
 function matched(url) {
   if (!url || location.pathname === url) return;
   beep();
-  if (!held()) { toast(T.match, [], 3000); go(url); return; }
+  if (!held()) { notice(T.match, [], 3000); go(url); return; }
   if (state.heldUrl === url) return; // told once (hello and match both carry it)
   state.heldUrl = url;
-  toast(T.match_held, [{ label: T.to_table, href: url, cls: "btn-gold" }]);
+  notice(T.match_held, [{ label: T.to_table, href: url, cls: "btn-gold" }]);
 }
 
 // an accepted invitation seated him: go there, unless the page holds his key (he goes when ready)
 function seated(url) {
   if (!held()) { location.assign(url); return; }
-  toast(T.invite_held, [{ label: T.to_table, href: url, cls: "btn-gold" }]);
+  notice(T.invite_held, [{ label: T.to_table, href: url, cls: "btn-gold" }]);
 }
 
 function invitation(msg) {
   const answer = (accept) => () => send({ type: "invitation", id: msg.id, accept });
-  const el = toast(fmt(T.invitation, msg), [
+  const el = notice(fmt(T.invitation, msg), [
     { label: T.accept, cls: "btn-gold", onClick: answer(true) },
     { label: T.decline, onClick: answer(false) },
   ], (msg.expires_in || 60) * 1000);
@@ -88,7 +62,7 @@ function invitation(msg) {
 function drawOnline(data) {
   const panel = document.querySelector("[data-online-panel]");
   if (!panel) return;
-  const L = JSON.parse((document.getElementById("online-i18n") || {}).textContent || "{}");
+  const L = JSON.parse(($("online-i18n") || {}).textContent || "{}");
   const marks = L.marks || {};
   const counts = panel.querySelector("[data-online-counts]");
   if (counts) counts.textContent = fmt(L.counts, { online: data.online, playing: data.playing });
@@ -152,27 +126,27 @@ function onMessage(msg) {
   switch (msg.type) {
     case "hello": case "search": drawSearch(msg.search); break;
     case "match": matched(msg.url); break;
-    case "requeued": toast(T.requeued, [], 5000); go(msg.url); break;
+    case "requeued": notice(T.requeued, [], 5000); go(msg.url); break;
     case "search_ended":
-      toast(msg.reason === "no_show" ? T.no_show : T.search_ended, [], 6000);
+      notice(msg.reason === "no_show" ? T.no_show : T.search_ended, [], 6000);
       if (document.querySelector("[data-searching]")) setTimeout(() => location.reload(), 1500);
       break;
     case "invitation": invitation(msg); break;
     case "invitation_answered": if (msg.accepted && msg.url) seated(msg.url); break;
     case "friend_request":
-      toast(fmt(T.friend_request, msg), [{ label: T.see, href: msg.url, cls: "btn-gold" }], 15000);
+      notice(fmt(T.friend_request, msg), [{ label: T.see, href: msg.url, cls: "btn-gold" }], 15000);
       break;
     case "friend_accepted": case "invitation_declined": case "invitation_accepted":
-      toast(fmt(T[msg.type], msg), [], 6000); break;
+      notice(fmt(T[msg.type], msg), [], 6000); break;
     case "online": drawOnline(msg); break;
     // a table page's own client shows the table socket's errors
-    case "error": if (msg.message) toast(msg.message, [], 6000); break;
+    case "error": if (msg.message) notice(msg.message, [], 6000); break;
     default:
       // news of an app above with its own words (e.g. a tournament about to start): a toast and a link
       if (msg.toast) {
         const lang = (document.documentElement.lang || "ru").slice(0, 2);
         const text = msg.toast[lang] || msg.toast.ru;
-        toast(text, msg.url ? [{ label: T.see || "→", href: msg.url, cls: "btn-gold" }] : [], 20000);
+        notice(text, msg.url ? [{ label: T.see || "→", href: msg.url, cls: "btn-gold" }] : [], 20000);
       }
       break;
   }
