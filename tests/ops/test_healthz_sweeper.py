@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -46,7 +47,7 @@ def test_a_stale_sweep_answers_503_with_the_reason(client, celery_timers):
     assert response.status_code == 503
     body = response.json()
     assert body["status"] == "error" and body["timers"] == "error"
-    assert "the last deadline sweep was 30 s ago" in body["reason"]
+    assert re.search(r"the last deadline sweep was 3[0-2] s ago", body["reason"])  # 30 s and the request's own time
 
 
 def test_no_sweep_ever_recorded_is_unhealthy_with_celery(client, celery_timers):
