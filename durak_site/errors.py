@@ -192,6 +192,8 @@ CATALOGUE = {
     # the search
     "search_wait": _("You did not come to a matched table or left it before the deal: you may search again in "
                      "%(seconds)s s."),
+    "search_address_busy": _("Someone on your network is already searching for a rated game: search "
+                             "unrated, or wait until that search ends."),
     "matched_table_locked": _("This table was made by the search: its settings stay as the search chose them."),
     "tournament_table_locked": _("This is a tournament table: its rules and players are set by the tournament."),
 }

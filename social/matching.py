@@ -6,11 +6,17 @@ longer. The window starts at WINDOW_START points and widens by WINDOW_STEP every
 seconds of waiting; after WINDOW_OPEN_AFTER seconds it is open (any rating). A group is formed
 around the head of the queue (the longest waiting), taking the compatible players nearest to it
 in rating.
+
+Work is bounded: searches are indexed by their mode (the choices), so a head is compared only with
+searches whose choices can meet its own, and with at most EXAMINE_PER_HEAD of those, nearest in
+rating first (a queue of searches that can never meet costs N × EXAMINE_PER_HEAD checks, not N²).
 """
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 WINDOW_START = 100
 WINDOW_STEP = 50
@@ -24,6 +30,7 @@ DECKS = (24, 36, 52)
 TIMERS = (30, 60, 90)
 BOT_FILLS = (0, 15, 30, 60)
 MAX_PLAYERS_FOR_DECK = {24: 4, 36: 6, 52: 6}
+EXAMINE_PER_HEAD = 64  # candidates one head is compared with, nearest in rating first
 
 
 def window(waited_seconds: float) -> float:
@@ -141,14 +148,41 @@ def table_settings(group: list[Candidate], filling: bool) -> dict:
             "turn_seconds": s["turn_seconds"] or DEFAULT_TIMER, "rated": s["rated"]}
 
 
+Mode = tuple  # (variant, players, deck, turn_seconds, rated)
+
+
+def mode_of(c: Candidate) -> Mode:
+    return (c.variant, c.players, c.deck, c.turn_seconds, c.rated)
+
+
+@lru_cache(maxsize=4096)
+def modes_meet(a: Mode, b: Mode) -> bool:
+    """Whether two searches' choices can meet (open choices meet anything; ratings aside)."""
+    if a[4] != b[4]:
+        return False
+    return all(x == y or not x or not y for x, y in zip(a[:4], b[:4], strict=True))
+
+
+def _nearest(head: Candidate, by_mode: dict[Mode, list[Candidate]], taken: set[int]) -> list[Candidate]:
+    """The free searches whose modes meet the head's, at most EXAMINE_PER_HEAD nearest in rating."""
+    mine = mode_of(head)
+    pool = [c for mode, found in by_mode.items() if modes_meet(mine, mode)
+            for c in found if c.id not in taken and c.id != head.id]
+    if len(pool) > EXAMINE_PER_HEAD:
+        pool = heapq.nsmallest(EXAMINE_PER_HEAD, pool, key=lambda o: (abs(o.rating - head.rating), -o.waited, o.id))
+    return pool
+
+
 def groups(queue: list[Candidate]) -> list[tuple[list[Candidate], bool]]:
     """Every group the queue (oldest first) makes now: (group, fill with bots)."""
     out, taken = [], set()
+    by_mode: dict[Mode, list[Candidate]] = {}
+    for c in queue:
+        by_mode.setdefault(mode_of(c), []).append(c)
     for head in queue:
         if head.id in taken:
             continue
-        rest = [c for c in queue if c.id not in taken and c.id != head.id]
-        group = form_group(head, rest)
+        group = form_group(head, _nearest(head, by_mode, taken))
         if ready_to_start(group):
             out.append((group, False))
         elif bots_due(group):

@@ -113,6 +113,8 @@ def join(player, match_now: bool = True, **raw) -> SearchRequest:
     choices = clean_choices(raw) if raw else last_choices(player)
     if live_request(player.pk) is None:
         dodges.ensure_may_search(player.pk)  # he left a match: his next search waits
+        if choices["rated"]:
+            _ensure_address_free(player)
     playing = (Seat.objects.filter(player=player, in_game=True, table__status=Table.Status.PLAYING)
                .select_related("table").first())
     if playing is not None:
@@ -133,6 +135,15 @@ def join(player, match_now: bool = True, **raw) -> SearchRequest:
         match()
         request.refresh_from_db()
     return request
+
+
+def _ensure_address_free(player) -> None:
+    """One rated search per address: two accounts on one address are never matched in a rated
+    search, so a second one there could only wait (puppets that fill the queue and the matcher)."""
+    address = Player.objects.filter(pk=player.pk).values_list("last_address", flat=True).first()
+    if address and (SearchRequest.objects.filter(status__in=LIVE, rated=True, player__last_address=address)
+                    .exclude(player_id=player.pk).exists()):
+        raise ServiceError("search_address_busy")
 
 
 def cancel(player) -> bool:

@@ -99,3 +99,21 @@ def test_parallel_invitations_cannot_pass_the_per_minute_limit(make_player):
     for t in threads:
         t.join()
     assert Invitation.objects.filter(host=host).count() <= people.INVITES_PER_MINUTE
+
+
+def test_a_second_rated_search_from_one_address_is_refused(make_player, online):
+    from accounts.models import Player
+    from durak_site.errors import ServiceError
+    from social import queue
+    from social.models import SearchRequest
+
+    a, b, c = make_player(), make_player(), make_player()
+    Player.objects.filter(pk__in=[a.pk, b.pk]).update(last_address="203.0.113.80")
+    online(a, b, c)
+    queue.join(a, players="2", bot_fill="0", rated="1")
+    with pytest.raises(ServiceError) as exc:
+        queue.join(b, players="2", bot_fill="0", rated="1")
+    assert exc.value.code == "search_address_busy"
+    assert queue.join(b, players="3", bot_fill="0", rated="0").status == "waiting"  # unrated is fine
+    queue.join(c, players="2", bot_fill="0", rated="1")  # another address meets her
+    assert SearchRequest.objects.get(player=a, status__in=["waiting", "matched"]).status == "matched"

@@ -67,3 +67,41 @@ def test_any_number_of_players_starts_with_two():
     assert not fill and len(group) == 2
     assert table_settings(group, False) == {"variant": "podkidnoy", "seats_count": 2, "deck_size": 36,
                                             "turn_seconds": 30, "rated": True}
+
+
+def test_the_matcher_examines_a_bounded_number_of_candidates_per_head(monkeypatch):
+    """480 searches that can never meet (rated, one address) cost a bounded number of pair checks,
+    not one for every pair; compatible modes are looked up, not scanned."""
+    from social import matching
+
+    calls = {"n": 0}
+    real = matching.may_join
+
+    def counting(group, c):
+        calls["n"] += 1
+        return real(group, c)
+
+    monkeypatch.setattr(matching, "may_join", counting)
+    queue = [matching.Candidate(id=i, player_id=i, rating=1000 + i % 7, waited=100.0 - i * 0.01, players=2,
+                                rated=True, bot_fill=0, address="203.0.113.9") for i in range(480)]
+    assert matching.groups(queue) == []
+    assert calls["n"] <= 480 * matching.EXAMINE_PER_HEAD
+    # searches whose modes clash are never even compared
+    calls["n"] = 0
+    clash = [matching.Candidate(id=i, player_id=i, rating=1000, waited=50.0, players=2 if i % 2 else 3,
+                                deck=36 if i % 2 else 52, bot_fill=0) for i in range(200)]
+    made = matching.groups(clash)
+    assert len(made) == 50 + 33  # the pairs and the threes (one three-searcher is left over)
+    assert all(len({c.players for c in g}) == 1 for g, _fill in made)
+
+
+def test_compatible_searches_still_meet_through_the_mode_index():
+    from social import matching
+
+    a = matching.Candidate(id=1, player_id=1, rating=1000, waited=10.0, variant="", players=0, deck=36, bot_fill=0)
+    b = matching.Candidate(id=2, player_id=2, rating=1020, waited=5.0, variant="perevodnoy", players=2, deck=0,
+                           bot_fill=0)
+    c = matching.Candidate(id=3, player_id=3, rating=1000, waited=4.0, variant="podkidnoy", players=2, deck=52,
+                           bot_fill=0)  # nearest in rating, but its deck clashes with the head's
+    made = matching.groups([a, b, c])
+    assert [[x.id for x in g] for g, _fill in made] == [[1, 2]]
