@@ -4,7 +4,8 @@
     celery -A durak_site beat -l info       # THE one scheduler: a sweep when a deadline falls due
 
 The beat schedule and its scheduler class live in settings (CELERY_BEAT_SCHEDULE,
-CELERY_BEAT_SCHEDULER: game.beat.DeadlineScheduler reads the deadline columns and enqueues the sweeps).
+CELERY_BEAT_SCHEDULER: durak_site.deadlines.beat.DeadlineScheduler reads the deadline columns and
+enqueues the sweeps).
 
 Operations (docs/operations.md): a worker started with METRICS_PORT serves /metrics on it, every
 task's log lines carry its id (LOG_FORMAT=json), and every finished task records its queue's

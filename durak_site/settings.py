@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "axes",
+    "durak_site",  # the bottom of the stack: starts the embedded default's deadline driver
     "accounts",
     "lobby",
     "game",
@@ -201,24 +202,22 @@ ANALYSIS_PENDING_PER_REQUESTER = 2  # analyses one player may have queued or run
 ANALYSIS_POLLS_PER_MINUTE = 180  # progress polls per client (the page polls once a second)
 ANALYSIS_BUDGET: dict = {}  # game.engine.analysis.Budget overrides (tests make it small)
 
-# Deadlines are columns; one sweeper fires the overdue ones (game/timers/). Its pacer reads the
-# earliest pending deadline at least every TIMERS_SWEEP_SECONDS and asks for a sweep when one falls due,
-# and for a full sweep (heartbeats, bot safety net, retries) every TIMERS_FULL_SWEEP_SECONDS. Beat's
-# scheduler (game/beat.py) enqueues those sweeps for a worker; without Redis the in-process ticker runs them.
+# Deadlines are columns that the apps register (durak_site/deadlines/); one sweep fires the overdue ones.
+# Its pacer reads the earliest pending deadline at least every TIMERS_SWEEP_SECONDS and asks for a sweep
+# when one falls due, and for a full sweep (heartbeats, bot safety net, re-matching, retries) every
+# TIMERS_FULL_SWEEP_SECONDS. Beat's scheduler (durak_site/deadlines/beat.py) enqueues those sweeps for a
+# worker; without Redis the in-process ticker runs them.
 TIMERS_SWEEP_SECONDS = 0.1
 TIMERS_FULL_SWEEP_SECONDS = 1.0
 TIMERS_SWEEP_LEAD_SECONDS = 0.02  # beat sends a sweep this early: the broker trip overlaps the wait
 TIMERS_HEARTBEAT_TIMEOUT = 12  # s without a ping: the socket is gone (the page pings every 5 s)
 TIMERS_BOT_GRACE = 4  # s a bot may be awaited before the sweep moves it (its queued move was lost)
 TIMERS_LOBBY_HEARTBEATS = True
-CELERY_BEAT_SCHEDULER = "game.beat:DeadlineScheduler"
+CELERY_BEAT_SCHEDULER = "durak_site.deadlines.beat:DeadlineScheduler"
+CELERY_IMPORTS = ("durak_site.deadlines.tasks",)  # the sweep task, outside an app's tasks.py
 CELERY_BEAT_SCHEDULE = {
     "chat-retention": {"task": "chat.tasks.purge_old_messages", "schedule": 6 * 60 * 60},
     "address-retention": {"task": "accounts.tasks.purge_old_addresses", "schedule": 6 * 60 * 60},
-    # matchmaking's periodic part: no-shows, players gone, widening rating windows, bot fills
-    "social-sweep": {"task": "social.tasks.sweep", "schedule": 1.0},
-    # tournaments: event deadlines, no-shows, arena pairing waves, the schedule
-    "tournaments-sweep": {"task": "tournaments.tasks.sweep", "schedule": 1.0},
     # the analysis queue's repair (runs lost with their worker, turns lost with Redis), on the default
     # queue; and a heartbeat the analysis worker answers (/healthz reports a dead one)
     "analysis-sweep": {"task": "analysis.tasks.sweep", "schedule": 15.0, "options": {"queue": "celery"}},

@@ -21,10 +21,8 @@ class GameConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        from django.conf import settings
-
         from accounts.signals import player_banned
-        from durak_site import logs, metrics, realtime
+        from durak_site import logs, metrics
         from game import services, socket_hooks, timers, views
         from lobby import pages
         from lobby.signals import table_closed
@@ -34,8 +32,4 @@ class GameConfig(AppConfig):
         player_banned.connect(services.on_player_banned, dispatch_uid="game.on_player_banned")
         metrics.register_reader(games_by_state)
         socket_hooks.on_connect(logs.bind_socket)  # a socket's player and game in structured logs
-        # One driver of the deadline sweep per deployment, chosen by TIMERS_BACKEND: Celery beat in
-        # production; in the embedded default (no Redis) a daemon thread of the process that serves
-        # the site, started by its first request (never in migrate, a shell or a worker).
-        if settings.TIMERS_BACKEND == "ticker":
-            realtime.when_serving(timers.start_ticker)
+        timers.register_deadlines()  # turn, check, disconnect, countdown, rematch, inactive; derived ones

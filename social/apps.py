@@ -9,11 +9,10 @@ class SocialConfig(AppConfig):
     def ready(self) -> None:
         from accounts import pages as profile_pages
         from accounts.signals import player_banned
-        from game import sweep_hooks
         from lobby import guards, pages
         from lobby.signals import matched_seat_left
 
-        from . import people, queue, table_socket, views
+        from . import deadlines, people, queue, table_socket, views
 
         pages.register_quick_play(views.quick_play)  # «Быстрая игра» searches for opponents
         pages.register_table_panel("social/online_panel.html", place="lobby")  # who is online
@@ -26,5 +25,5 @@ class SocialConfig(AppConfig):
         guards.register_hidden_players(people.blockers_of)  # a blocker, from the player he blocked  # blocks, «only reliable players»
         player_banned.connect(people.on_player_banned, dispatch_uid="social.on_player_banned")
         matched_seat_left.connect(queue.on_matched_seat_left, dispatch_uid="social.on_matched_seat_left")
-        sweep_hooks.register("social", queue.sweep)  # the in-process ticker's share (embedded default)
+        deadlines.register_deadlines()  # arrival, invitation, search_gone, search_match
         table_socket.register()  # the site's news on the table socket: a table page holds one socket

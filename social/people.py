@@ -295,8 +295,9 @@ def on_player_banned(sender, player_id: int, **kwargs) -> None:
     queue.end_search_of(player_id)
 
 
-def expire_invitations() -> int:
-    return Invitation.objects.filter(status=Invitation.Status.PENDING, expires_at__lte=db_now()).update(
+def expire_invitation(invitation_id: int) -> None:
+    """Its time ran out (the "invitation" deadline, social/deadlines.py, with the row locked)."""
+    Invitation.objects.filter(pk=invitation_id, status=Invitation.Status.PENDING).update(
         status=Invitation.Status.EXPIRED)
 
 

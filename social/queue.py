@@ -1,4 +1,5 @@
-"""The search queue: the only writer of SearchRequest. Matching runs on each join and from the sweep.
+"""The search queue: the only writer of SearchRequest. Matching runs on each join and from the
+deadline sweep (social/deadlines.py: arrivals, players gone, the periodic re-match).
 
 Exactness under concurrency: a matcher locks the waiting requests it looks at with
 ``select_for_update(skip_locked=True)``, so two matchers running at once see disjoint sets and
@@ -311,21 +312,11 @@ def arrived(player_id: int, table_id: int) -> bool:
     return True
 
 
-def fire_no_shows() -> int:
-    """Matches whose arrival time ran out: drop who did not come, requeue the others at their old place."""
+def fire_no_shows(table_id: int) -> int:
+    """The arrival time of a match ran out (the "arrival" deadline, social/deadlines.py, with the
+    table row locked): drop who did not come, requeue the others at their old place. Returns how
+    many were dropped (0: everyone came in time, or another firing did it)."""
     now = db_now()
-    tables = set(SearchRequest.objects.filter(status=SearchRequest.Status.MATCHED, arrive_deadline__lte=now)
-                 .values_list("table_id", flat=True))
-    dropped = 0
-    for table_id in tables:
-        try:
-            dropped += _fire_table_no_shows(table_id, now)
-        except DatabaseError:
-            log.warning("social: no-shows of table %s not handled; retrying", table_id, exc_info=True)
-    return dropped
-
-
-def _fire_table_no_shows(table_id: int, now) -> int:
     with transaction.atomic():
         absent = list(SearchRequest.objects.select_for_update(skip_locked=True).select_related("player")
                       .filter(table_id=table_id, status=SearchRequest.Status.MATCHED, arrive_deadline__lte=now))
@@ -374,31 +365,22 @@ def on_matched_seat_left(sender, table_id: int, player_id: int, **kwargs) -> Non
     queue_news.changed()
 
 
-def leave_when_gone() -> int:
-    """Searches of players with no tab open for LEAVE_GRACE_SECONDS end (closing the tab leaves the queue)."""
+def gone_searches():
+    """Waiting searches of players with no tab open for LEAVE_GRACE_SECONDS (closing the tab leaves
+    the queue): the "search_gone" deadline lists them."""
     cutoff = db_now() - timedelta(seconds=LEAVE_GRACE_SECONDS)
     gone_present = Presence.objects.filter(Q(sockets__lte=0, changed_at__lt=cutoff)
                                            | Q(seen_at__lt=db_now() - timedelta(seconds=PRESENCE_STALE)))
-    gone = (SearchRequest.objects.filter(status=SearchRequest.Status.WAITING, queued_at__lt=cutoff)
+    return (SearchRequest.objects.filter(status=SearchRequest.Status.WAITING, queued_at__lt=cutoff)
             .filter(Q(player__presence__isnull=True) | Q(player__presence__in=gone_present)))
-    n = gone.update(status=SearchRequest.Status.CANCELLED, finished_at=db_now())
+
+
+def leave_if_gone(request_id: int) -> bool:
+    """His search ends if he is still gone (a repeated firing changes nothing)."""
+    n = gone_searches().filter(pk=request_id).update(status=SearchRequest.Status.CANCELLED, finished_at=db_now())
     if n:
         queue_news.changed()
-    return n
-
-
-def sweep() -> dict:
-    """The periodic part (Celery beat's entry, or the in-process ticker's hook): no-shows, gone
-    players, then matching again (windows widen and bot fills fall due with time)."""
-    out = {"no_shows": 0, "gone": 0, "tables": 0}
-    try:
-        out["no_shows"] = fire_no_shows()
-        out["gone"] = leave_when_gone()
-        out["tables"] = match()
-        people.expire_invitations()
-    except Exception:
-        log.exception("social: sweep failed")
-    return out
+    return bool(n)
 
 
 def status_for(player_id: int) -> dict:

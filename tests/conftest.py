@@ -110,13 +110,13 @@ def _live_server_setup(set_database_connection, django_db_blocker) -> None:
 
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
 
-    from game import timers
+    from durak_site import deadlines
 
     settings.TIMERS_BACKEND = "ticker"
     # Bots move on the server's own loop, quickly, so a browser game against three bots takes minutes.
     settings.BOT_SCHEDULER = "local"
     settings.BOT_DELAY_RANGE = (0.05, 0.15)
-    timers.start_ticker()
+    deadlines.start_ticker()
 
 
 @pytest.fixture(scope="session", autouse=True)

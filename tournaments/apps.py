@@ -8,14 +8,14 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts import pages as profile_pages
-        from game import signals, sweep_hooks
+        from game import signals
         from lobby import guards, pages
         from social import site_hooks
 
-        from . import hooks, services
+        from . import deadlines, hooks, services
 
         signals.game_finished.connect(services.on_game_finished, dispatch_uid="tournaments.on_game_finished")
-        sweep_hooks.register("tournaments", services.sweep)  # the in-process ticker's share (embedded default)
+        deadlines.register_deadlines()  # the event's clock, no-shows, pairing waves, the schedule
         guards.register_seat_guard(hooks.seat_guard)  # a tournament table seats its two players only
         site_hooks.register_page_hook(hooks.page_groups)  # live standings, arriving at a tournament table
         pages.register_table_panel("tournaments/next_events.html", place="lobby")  # the next events

@@ -4,8 +4,9 @@ names: ``from game import services; services.apply_player_action(...)``).
 Every change is one transaction with the game row locked: check, apply the engine through the event
 log (game.event_log.append: one event, one version), set the next deadline column, save. The frames
 of the change are built under the lock and leave after the commit; the next bot move is queued
-after the commit too. Deadlines are columns only: the one sweeper (game.timers) fires the due ones
-by calling the ``fire_*`` functions, exactly as a view would.
+after the commit too. Deadlines are columns only: the one sweep (durak_site.deadlines, the game's
+kinds registered by game.timers) fires the due ones by calling the ``fire_*`` functions, exactly as
+a view would.
 
 - ``start``: the countdown's end and the deal;
 - ``moves``: a person's move (its checks), a bot's, the turn clock's and the check window's;

@@ -1,29 +1,39 @@
-"""Deadlines: firing the overdue ones (docs/ARCHITECTURE.md, "The live path").
+"""The game's deadlines, and the waiting room's that start or end a game (docs/ARCHITECTURE.md,
+"Registries"): registered with the site's one deadline registry (durak_site.deadlines) in
+``GameConfig.ready()``, which sweeps, paces and drives them with every other app's.
 
-Every pending deadline is a column (Game.deadline + deadline_kind, GameSeat.disconnect_deadline,
-Table.countdown_deadline / rematch_deadline, Seat.inactive_deadline). Setting one costs a move
-nothing beyond its UPDATE: no broker message. ONE sweeper fires them: ``sweep()``. WHEN to sweep is
-the ``Pacer``'s decision. Celery beat's scheduler (game/beat.py) enqueues the sweeps it asks for and
-a worker runs them; the in-process ticker (the embedded default and the test live server) runs
-them itself.
+Columns: Game.deadline (kinds "turn" and "check" by Game.deadline_kind), GameSeat.disconnect_deadline,
+Table.countdown_deadline / rematch_deadline, Seat.inactive_deadline. Derived (the full sweep only):
+a stale heartbeat, a waiting-room seat whose pings stopped, a bot nobody moved.
 
-- ``firings``: firing one deadline (``fire``): lock, re-check, call the owning service;
-- ``sweep``: listing every overdue row and firing each (``sweep``);
-- ``pacer``: when to sweep (``Pacer``, ``next_deadline``, ``wait_for``);
-- ``ticker``: the in-process ticker thread and where it runs;
-- ``base``: what they share (the pending columns, the derived deadlines, the retry memory).
-
-Callers use this package's names: ``from game import timers; timers.sweep()``.
+- ``firings``: firing one of them: lock, re-check, call the owning service;
+- ``listers``: the overdue rows of each kind, and the pending rows the pacer watches;
+- ``base``: the rules of the derived deadlines.
 """
 
+from durak_site.deadlines import Deadline, register
+from game.timers import listers
 from game.timers.base import bot_grace, heartbeat_timeout, lobby_heartbeats
-from game.timers.firings import GAME_KINDS, KINDS, TABLE_KINDS, Fired, fire
-from game.timers.pacer import Pacer, next_deadline, wait_for
-from game.timers.sweep import sweep
-from game.timers.ticker import run_paced, start_ticker, stop_ticker
+from game.timers.firings import FIRERS, GAME_KINDS, KINDS, TABLE_KINDS
 
-__all__ = [
-    "GAME_KINDS", "KINDS", "TABLE_KINDS", "Fired", "Pacer", "bot_grace", "fire",
-    "heartbeat_timeout", "lobby_heartbeats", "next_deadline",
-    "run_paced", "start_ticker", "stop_ticker", "sweep", "wait_for",
-]
+
+def register_deadlines() -> None:
+    """The game's kinds, in the order a sweep fires them (from ``GameConfig.ready()``)."""
+    register(Deadline("turn", listers.game_deadlines("turn"), FIRERS["turn"],
+                      watch=(listers.pending_games, "deadline")))
+    register(Deadline("check", listers.game_deadlines("check"), FIRERS["check"]))  # "turn" watches the column
+    register(Deadline("disconnect", listers.disconnects, FIRERS["disconnect"],
+                      watch=(listers.pending_disconnects, "disconnect_deadline")))
+    register(Deadline("countdown", listers.tables("countdown"), FIRERS["countdown"],
+                      watch=(listers.pending_countdowns, "countdown_deadline")))
+    register(Deadline("rematch", listers.tables("rematch"), FIRERS["rematch"],
+                      watch=(listers.pending_rematches, "rematch_deadline")))
+    register(Deadline("inactive", listers.seats, FIRERS["inactive"],
+                      watch=(listers.pending_seats, "inactive_deadline")))
+    register(Deadline("heartbeat", listers.heartbeats, FIRERS["heartbeat"], derived=True))
+    register(Deadline("presence", listers.presence, FIRERS["presence"], derived=True))
+    register(Deadline("bot", listers.bots, FIRERS["bot"], derived=True))
+
+
+__all__ = ["GAME_KINDS", "KINDS", "TABLE_KINDS", "bot_grace", "heartbeat_timeout", "lobby_heartbeats",
+           "register_deadlines"]

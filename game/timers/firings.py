@@ -1,30 +1,19 @@
-"""Firing one deadline: one small transaction that locks the owning row with
-``select_for_update(skip_locked=True)`` (Game for game deadlines, Table for table deadlines),
+"""Firing one of the game's deadlines (and the waiting room's): the firer locks the owning row
+(Game for game deadlines, Table for table deadlines) with ``skip_locked`` when the sweep asks,
 re-checks "still due, still the same version" under the lock by the database clock, and calls the
-owning service inside that transaction, as a view would. A duplicate, late or stale firing is a
-silent no-op; whatever goes wrong is logged, never raised."""
+owning service inside the registry's transaction (durak_site.deadlines.fire), as a view would. A
+duplicate, late or stale firing is a silent no-op."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from datetime import datetime
 
-from django.db import connection, transaction
 from django.db.models.functions import Now
 
-from durak_site.errors import ServiceError
+from durak_site.deadlines import Fired, late_ms, locked
 from game import services as game_services
 from game.models import Game, GameSeat
-from game.timers.base import (
-    awaited_bot_seats,
-    backoff,
-    heartbeat_timeout,
-    logger,
-    reset_connection,
-    stale_heartbeat,
-)
+from game.timers.base import awaited_bot_seats, heartbeat_timeout, logger, stale_heartbeat
 from lobby import services as lobby_services
 from lobby.models import Seat, Table
 
@@ -33,68 +22,12 @@ TABLE_KINDS = ("countdown", "rematch", "inactive")
 KINDS = (*GAME_KINDS, *TABLE_KINDS, "heartbeat", "presence", "bot")
 
 
-@dataclass(frozen=True)
-class Fired:
-    kind: str
-    obj_id: int
-    version: int | None
-    late_ms: float  # DB now() minus the deadline when the lock was taken, plus the time to commit the firing
-
-
-def _is_refusal(exc: Exception) -> bool:
-    """A ServiceError from any app: the service refused a stale/finished target (expected, quiet)."""
-    return isinstance(exc, ServiceError)
-
-
-def fire(kind: str, obj_id: int, version: int | None = None, *, wait: bool = False,
-         _key: tuple | None = None) -> Fired | None:
-    """Fire deadline ``kind`` of ``obj_id`` if it is still due (and still ``version``, when given).
-
-    Returns what fired, or None for a no-op (not due yet, moved on, locked by another firer, gone).
-    ``wait=False`` skips a row another transaction holds (the sweep); ``wait=True`` waits for it (an
-    eta task, which then usually finds the game moved on). Never raises.
-    """
-    try:
-        firer = _FIRERS[kind]
-    except KeyError:
-        logger.error("timers: unknown deadline kind %r for %s", kind, obj_id)
-        return None
-    started = time.monotonic()
-    try:
-        with transaction.atomic():
-            result = firer(obj_id, version, not wait)
-        if result is not None:  # lateness of the committed firing, not just of taking the lock
-            result = replace(result, late_ms=result.late_ms + (time.monotonic() - started) * 1000.0)
-        return result
-    except Exception as exc:
-        if _key is not None:
-            backoff.mark(_key)
-        if _is_refusal(exc):
-            logger.info("timers: %s %s v%s refused by the service: %s", kind, obj_id, version, exc)
-            return None
-        logger.exception("timers: firing %s %s v%s failed", kind, obj_id, version)
-        if connection.needs_rollback or not connection.is_usable():
-            reset_connection()
-        return None
-
-
-def _locked(queryset, skip_locked: bool):
-    if connection.features.has_select_for_update:
-        queryset = queryset.select_for_update(skip_locked=skip_locked and
-                                              connection.features.has_select_for_update_skip_locked)
-    return queryset
-
-
-def _late(db_now: datetime, deadline: datetime) -> float:
-    return (db_now - deadline).total_seconds() * 1000.0
-
-
 def _due_row(kind: str, model, pk: int, field: str, version: int | None, skip_locked: bool,
              **match) -> tuple[int, float] | None:
     """The preamble of firing a game's or a table's own deadline column: the row locked (skipped when
     another firer holds it) if it still matches and its `field` is due by the database clock; its
     version and how late the firing is. None when it is not due, gone, or moved past `version`."""
-    row = (_locked(model.objects.filter(pk=pk, **match, **{f"{field}__lte": Now()}), skip_locked)
+    row = (locked(model.objects.filter(pk=pk, **match, **{f"{field}__lte": Now()}), skip_locked)
            .annotate(db_now=Now()).values("version", field, "db_now").first())
     if row is None:
         return None
@@ -102,7 +35,7 @@ def _due_row(kind: str, model, pk: int, field: str, version: int | None, skip_lo
         name = model._meta.model_name
         logger.debug(f"timers: %s of {name} %s was for v%s, {name} is at v%s", kind, pk, version, row["version"])
         return None
-    return row["version"], _late(row["db_now"], row[field])
+    return row["version"], late_ms(row["db_now"], row[field])
 
 
 def _fire_game(kind: str):
@@ -126,7 +59,7 @@ def _lock_parent(child_model, parent_model, seat_id: int, skip_locked: bool, **p
     parent_id = child_model.objects.filter(pk=seat_id).values_list(parent_field, flat=True).first()
     if parent_id is None:
         return None
-    row = _locked(parent_model.objects.filter(pk=parent_id, **parent_filter), skip_locked).values("version").first()
+    row = locked(parent_model.objects.filter(pk=parent_id, **parent_filter), skip_locked).values("version").first()
     return None if row is None else (parent_id, row["version"])
 
 
@@ -142,7 +75,7 @@ def _due_seat(child_model, parent_model, seat_id: int, field: str, skip_locked: 
             .annotate(db_now=Now()).values("number", field, "db_now").first())
     if seat is None:
         return None
-    return (*parent, seat["number"], _late(seat["db_now"], seat[field]))
+    return (*parent, seat["number"], late_ms(seat["db_now"], seat[field]))
 
 
 def _fire_disconnect(seat_id: int, version: int | None, skip_locked: bool) -> Fired | None:
@@ -211,7 +144,7 @@ def _fire_presence(seat_id: int, version: int | None, skip_locked: bool) -> Fire
 
 def _fire_bot(game_id: int, version: int | None, skip_locked: bool) -> Fired | None:
     """Safety net: the game awaits a bot-controlled seat and nobody made the bot move."""
-    row = _locked(Game.objects.filter(pk=game_id, status=Game.Status.PLAYING), skip_locked).values(
+    row = locked(Game.objects.filter(pk=game_id, status=Game.Status.PLAYING), skip_locked).values(
         "version", "deadline_seats").first()
     if row is None or (version is not None and row["version"] != version):
         return None
@@ -222,7 +155,7 @@ def _fire_bot(game_id: int, version: int | None, skip_locked: bool) -> Fired | N
     return Fired("bot", game_id, row["version"], 0.0)
 
 
-_FIRERS: dict[str, Callable[[int, int | None, bool], Fired | None]] = {
+FIRERS: dict[str, Callable[[int, int | None, bool], Fired | None]] = {
     "turn": _fire_game("turn"),
     "check": _fire_game("check"),
     "disconnect": _fire_disconnect,

@@ -26,7 +26,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from accounts.backends import PLAYER_BACKEND
-from game import engine, services, timers
+from durak_site import deadlines
+from game import engine, services
 from game.models import Game, GameSeat
 from tests.game.helpers import make_player, make_table
 
@@ -274,7 +275,7 @@ def test_a_crash_in_the_first_seconds_of_a_game_is_noticed_within_the_15_s_notic
     killed = time.monotonic()
     doomed.proc.send_signal(signal.SIGKILL)
     while time.monotonic() - killed < 15:
-        timers.sweep()
+        deadlines.sweep()
         seat = GameSeat.objects.get(game=game, number=1)
         if not seat.connected:
             break

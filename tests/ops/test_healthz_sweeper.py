@@ -8,8 +8,7 @@ import time
 import pytest
 from django.core.cache import cache
 
-from durak_site import health
-from game import timers
+from durak_site import deadlines, health
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +29,7 @@ def celery_timers(settings):
 
 
 def test_a_recent_sweep_is_healthy(client, celery_timers):
-    timers.sweep()  # what a worker runs when beat sends the sweep
+    deadlines.sweep()  # what a worker runs when beat sends the sweep
     response = client.get("/healthz")
     assert response.json()["timers"] == "ok"
     assert response.status_code == 503 and response.json()["workers"] == "error"  # no worker heard yet
@@ -63,7 +62,7 @@ def test_the_embedded_ticker_is_checked_in_the_process_that_runs_it(client, sett
     health._noted.update(at=0.0, here=False)
     try:
         assert "timers" not in client.get("/healthz").json()  # a process without a ticker: nothing to check
-        timers.sweep()  # this process sweeps: it runs the ticker
+        deadlines.sweep()  # this process sweeps: it runs the ticker
         assert client.get("/healthz").json()["timers"] == "ok"
         cache.set(health.SWEEP_KEY, time.time() - 10)  # its ticker thread died
         assert client.get("/healthz").status_code == 503

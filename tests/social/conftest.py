@@ -50,3 +50,21 @@ def _online_list_forgotten_after_each_test():
     from social.presence import SUMMARY_KEY
 
     cache.delete(SUMMARY_KEY)
+
+
+def sweep_until(predicate, timeout: float = 5.0) -> None:
+    """Run the deadline sweep until ``predicate()`` holds. The sweep is the driver's work whichever
+    process gets to a row first: a session live server's ticker sweeps this database too, and a row
+    it holds locked is skipped here."""
+    import time
+
+    from durak_site import deadlines
+
+    end = time.monotonic() + timeout
+    while True:
+        deadlines.sweep()
+        if predicate():
+            return
+        if time.monotonic() > end:
+            raise AssertionError(f"the sweep did not bring {predicate} about within {timeout} s")
+        time.sleep(0.05)

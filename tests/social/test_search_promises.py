@@ -145,7 +145,8 @@ def test_a_matched_tables_settings_stay_the_searchs(make_player, online, client)
 def test_a_bot_filled_match_keeps_its_bots(make_player, online):
     from lobby.models import Seat
     from social import queue
-    from tests.social.conftest import age
+    from social.models import SearchRequest
+    from tests.social.conftest import age, sweep_until
 
     a, b = make_player(), make_player()
     online(a, b)
@@ -153,7 +154,7 @@ def test_a_bot_filled_match_keeps_its_bots(make_player, online):
     rb = queue.join(b, players="4", bot_fill="15")
     age(ra, 16)
     age(rb, 16)
-    assert queue.sweep()["tables"] == 1
+    sweep_until(lambda: SearchRequest.objects.get(pk=ra.pk).table_id is not None)  # "search_match"
     ra.refresh_from_db()
     assert ra.table.matched
     assert Seat.objects.filter(table=ra.table).exclude(bot_level="").count() == 2

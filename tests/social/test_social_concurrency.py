@@ -22,6 +22,7 @@ THREADS = 25
 def test_two_hundred_concurrent_joins_end_at_disjoint_full_tables(make_player, online):
     if connection.vendor != "postgresql":
         pytest.skip("needs Postgres (DATABASE_URL): row locks with SKIP LOCKED")
+    from durak_site import deadlines
     from lobby.models import Seat, Table
     from social import presence, queue
     from social.models import SearchRequest
@@ -54,7 +55,7 @@ def test_two_hundred_concurrent_joins_end_at_disjoint_full_tables(make_player, o
     for _ in range(10):
         if not SearchRequest.objects.filter(status="waiting").exists():
             break
-        queue.sweep()
+        deadlines.sweep()  # the search's re-match among the registered deadlines
     assert SearchRequest.objects.filter(status="waiting").count() == 0
     assert Counter(SearchRequest.objects.values_list("status", flat=True)) == {"matched": PLAYERS}
     seats = list(Seat.objects.filter(player__isnull=False).values_list("player_id", "table_id"))

@@ -33,12 +33,13 @@ def _create(player):
 
 
 def _bot_match(player, online) -> bool:
+    from durak_site import deadlines
     from social import queue
 
     online(player)
     row = queue.join(player, players="4", bot_fill="15", rated="0")
     age(row, 16)
-    queue.sweep()
+    deadlines.sweep()  # the "search_match" deadline: the bot fill falls due
     row.refresh_from_db()
     return row.status == "matched"
 

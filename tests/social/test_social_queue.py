@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.social.conftest import age
+from durak_site import deadlines
+from tests.social.conftest import age, sweep_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -84,9 +85,10 @@ def test_a_matched_player_who_never_arrives_is_dropped_and_the_other_goes_back_t
     table = ra.table
     queued_at = ra.queued_at
     queue.arrived(a.pk, table.pk)
-    assert queue.fire_no_shows() == 0  # not yet
+    deadlines.sweep()
+    assert SearchRequest.objects.get(player=b, table=table).status == SearchRequest.Status.MATCHED  # not yet
     SearchRequest.objects.filter(table=table).update(arrive_deadline=timezone.now())
-    assert queue.fire_no_shows() == 1
+    sweep_until(lambda: SearchRequest.objects.filter(player=b, status="dropped").exists())  # "arrival"
     ra.refresh_from_db()
     assert ra.status == SearchRequest.Status.WAITING and ra.queued_at == queued_at and ra.table is None
     assert SearchRequest.objects.get(player=b, status="dropped")
@@ -108,11 +110,11 @@ def test_bots_fill_after_the_chosen_wait_and_never_for_keep_waiting(make_player,
     online(a, b)
     ra = queue.join(a, players="4", bot_fill="15")
     rb = queue.join(b, players="4", bot_fill="15")
-    queue.sweep()
+    deadlines.sweep()
     assert _tables() == []
     age(ra, 16)
     age(rb, 16)
-    assert queue.sweep()["tables"] == 1
+    sweep_until(lambda: len(_tables()) == 1)  # the "search_match" deadline: bot fills fall due with time
     [table] = _tables()
     seats = Seat.objects.filter(table=table)
     assert seats.filter(player__isnull=False).count() == 2 and seats.exclude(bot_level="").count() == 2
@@ -120,7 +122,7 @@ def test_bots_fill_after_the_chosen_wait_and_never_for_keep_waiting(make_player,
     online(lonely)
     rl = queue.join(lonely, players="4", bot_fill="0")
     age(rl, 3600)
-    queue.sweep()
+    deadlines.sweep()
     assert SearchRequest.objects.get(pk=rl.pk).status == SearchRequest.Status.WAITING
 
 
@@ -137,8 +139,7 @@ def test_a_wide_rating_gap_waits_for_the_window(make_player, online):
     rb = queue.join(b, players="2", bot_fill="0")
     assert rb.status == SearchRequest.Status.WAITING
     age(ra, 31)  # window 100 + 6 × 50 = 400
-    queue.sweep()
-    assert SearchRequest.objects.get(pk=rb.pk).status == SearchRequest.Status.MATCHED
+    sweep_until(lambda: SearchRequest.objects.get(pk=rb.pk).status == SearchRequest.Status.MATCHED)
 
 
 def test_blocked_players_are_never_paired(make_player, online):
@@ -151,7 +152,7 @@ def test_blocked_players_are_never_paired(make_player, online):
     ra = queue.join(a, players="2", bot_fill="0")
     queue.join(b, players="2", bot_fill="0")
     age(ra, 3600)
-    queue.sweep()
+    deadlines.sweep()
     assert SearchRequest.objects.filter(status="waiting").count() == 2
 
 
@@ -163,12 +164,12 @@ def test_closing_every_tab_leaves_the_queue_after_a_grace(make_player, online):
     online(a)
     ra = queue.join(a, players="4", bot_fill="0")
     presence.closed(a.pk)
-    queue.sweep()
+    deadlines.sweep()
     assert SearchRequest.objects.get(pk=ra.pk).status == SearchRequest.Status.WAITING  # a page change
     age(ra, 10)
     from datetime import timedelta
     Presence.objects.filter(pk=a.pk).update(changed_at=ra.queued_at - timedelta(seconds=10))
-    queue.sweep()
+    deadlines.sweep()
     assert SearchRequest.objects.get(pk=ra.pk).status == SearchRequest.Status.CANCELLED
 
 

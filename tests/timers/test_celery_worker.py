@@ -1,4 +1,4 @@
-"""The production path: deadlines are columns; Celery beat (the one scheduler, game.beat) enqueues a sweep
+"""The production path: deadlines are columns; Celery beat (the one scheduler, durak_site.deadlines.beat) enqueues a sweep
 when one falls due and a real Celery worker (subprocess, Redis broker, the test database) fires
 what is due; a worker killed with kill -9 loses nothing."""
 
@@ -9,7 +9,16 @@ from datetime import timedelta
 
 import pytest
 from django.db.models.functions import Now
-from timers_kit import make_player, make_table, wait_for
+from timers_kit import (
+    arrival_runs_out,
+    invitation_status,
+    make_invitation,
+    make_match,
+    make_player,
+    make_table,
+    searches_of,
+    wait_for,
+)
 
 from game.models import Game, GameEvent
 from lobby import services as lobby
@@ -78,7 +87,7 @@ def test_a_move_sends_no_broker_message_for_its_deadline(celery_processes):
 
 
 def test_sweeps_running_at_once_change_the_game_once(celery_processes):
-    from game.tasks import sweep_deadlines
+    from durak_site.deadlines.tasks import sweep_deadlines
 
     game = ready_two_and_start()
     version = game.version
@@ -93,7 +102,8 @@ def test_sweeps_running_at_once_change_the_game_once(celery_processes):
 
 
 def test_bad_tasks_never_kill_the_worker(celery_processes):
-    from game.tasks import bot_move, sweep_deadlines
+    from durak_site.deadlines.tasks import sweep_deadlines
+    from game.tasks import bot_move
 
     game = ready_two_and_start()
     bot_move.delay(987654321, 1, 1)
@@ -133,3 +143,23 @@ def test_a_deadline_that_falls_due_while_beat_is_dead_fires_when_beat_is_back(ce
     assert event.seq == version + 1
     time.sleep(1.5)
     assert GameEvent.objects.filter(game=game, source="timeout").count() == 1
+
+
+def test_the_social_deadlines_its_app_registered_fire_through_beat_and_the_worker(celery_processes):
+    """Beat's pacer watches the search's arrival column too: the worker drops who did not come."""
+    table_id = make_match()
+    invitation = make_invitation()
+    arrival_runs_out(table_id)
+    wait_for(lambda: searches_of(table_id) == ["dropped", "dropped"], timeout=10)
+    wait_for(lambda: invitation_status(invitation) == "expired", timeout=10)
+    assert Table.objects.get(pk=table_id).status == Table.Status.CLOSED
+
+
+def test_a_social_deadline_that_falls_due_while_the_worker_is_dead_fires_after_its_restart(celery_processes):
+    table_id = make_match()
+    celery_processes.kill_worker()  # kill -9
+    arrival_runs_out(table_id)
+    time.sleep(1.5)
+    assert searches_of(table_id) == ["matched", "matched"]  # nobody fired it
+    celery_processes.start_worker()
+    wait_for(lambda: searches_of(table_id) == ["dropped", "dropped"], timeout=10)

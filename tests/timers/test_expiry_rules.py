@@ -20,7 +20,8 @@ from timers_kit import (
     state_of,
 )
 
-from game import services, timers
+from durak_site import deadlines
+from game import services
 from game.models import Game, GameEvent, GameSeat
 from lobby import services as lobby
 from lobby.models import Table
@@ -47,7 +48,7 @@ def test_countdown_not_yet_due_fires_nothing():
     table.refresh_from_db()
     assert table.status == Table.Status.COUNTDOWN
     assert timedelta(seconds=2) < table.countdown_deadline - db_now() <= timedelta(seconds=3)
-    assert timers.sweep() == []
+    assert deadlines.sweep() == []
     assert not Game.objects.filter(table=table).exists()
 
 
@@ -58,7 +59,7 @@ def test_countdown_expiry_starts_the_game_with_a_running_turn_timer():
     assert table.status == Table.Status.PLAYING and table.countdown_deadline is None
     assert game.deadline_kind == "turn"
     assert timedelta(seconds=58) < game.deadline - db_now() <= timedelta(seconds=60)
-    assert timers.sweep() == []  # nothing else is due
+    assert deadlines.sweep() == []  # nothing else is due
 
 
 # ------------------------------------------------------------------ turn timer
@@ -70,7 +71,7 @@ def test_turn_timeout_leader_plays_his_lowest_non_trump_and_the_timer_restarts()
     leader = awaited(game)[0]
     version = game.version
     age_game(game.pk)
-    fired = timers.sweep()
+    fired = deadlines.sweep()
     assert [(f.kind, f.obj_id, f.version) for f in fired] == [("turn", game.pk, version)]
     (event,) = timeout_events(game)
     assert event.seat == leader and event.action["type"] == "attack"
@@ -89,7 +90,7 @@ def test_turn_timeout_defender_takes_the_cards():
     defender = awaited(game)[0]
     assert defender != leader
     age_game(game.pk)
-    timers.sweep()
+    deadlines.sweep()
     (event,) = timeout_events(game)
     assert (event.seat, event.action) == (defender, {"type": "take"})
 
@@ -99,7 +100,7 @@ def test_turn_timeout_under_the_lose_rule_ends_the_game_and_the_attacker_loses()
     _, game = start_game(a, b, timeout="lose")
     leader = awaited(game)[0]
     age_game(game.pk)
-    timers.sweep()
+    deadlines.sweep()
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.deadline is None
     assert game.result["loser"] == leader
@@ -126,9 +127,9 @@ def test_cheater_check_window_of_4_s_closes_the_round():
     assert game.deadline_kind == "check"
     assert timedelta(seconds=3) < game.deadline - db_now() <= timedelta(seconds=4)
     version = game.version
-    assert timers.sweep() == []  # the window is still open
+    assert deadlines.sweep() == []  # the window is still open
     age_game(game.pk)
-    fired = timers.sweep()
+    fired = deadlines.sweep()
     assert [(f.kind, f.version) for f in fired] == [("check", version)]
     game.refresh_from_db()
     assert game.version == version + 1 and game.deadline_kind == "turn"
@@ -145,9 +146,9 @@ def test_rematch_window_of_30_s_closes_back_to_the_waiting_room():
     table.refresh_from_db()
     assert table.status == Table.Status.REMATCH
     assert timedelta(seconds=29) < table.rematch_deadline - db_now() <= timedelta(seconds=30)
-    assert timers.sweep() == []
+    assert deadlines.sweep() == []
     age_table(table.pk, "rematch_deadline")
-    assert [f.kind for f in timers.sweep()] == ["rematch"]
+    assert [f.kind for f in deadlines.sweep()] == ["rematch"]
     table.refresh_from_db()
     assert table.status == Table.Status.WAITING and table.rematch_deadline is None
 
@@ -163,13 +164,13 @@ def test_disconnect_under_the_lose_policy_loses_after_30_s():
     services.set_connected(game.pk, a, False)
     seat = GameSeat.objects.get(game=game, player=a)
     assert timedelta(seconds=14) < seat.disconnect_deadline - db_now() <= timedelta(seconds=15)  # the notice
-    assert timers.sweep() == []
+    assert deadlines.sweep() == []
     age_seat(game.pk, seat.number, disconnected_at=Now() - timedelta(seconds=15.5))
-    assert [f.kind for f in timers.sweep()] == ["disconnect"]
+    assert [f.kind for f in deadlines.sweep()] == ["disconnect"]
     game.refresh_from_db()
     assert game.status == Game.Status.PLAYING  # everyone was told; he still has until 30 s
     age_seat(game.pk, seat.number, disconnected_at=Now() - timedelta(seconds=30.5))
-    assert [f.kind for f in timers.sweep()] == ["disconnect"]
+    assert [f.kind for f in deadlines.sweep()] == ["disconnect"]
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.result["loser"] == seat.number and seat.number in game.result["left"]
@@ -184,7 +185,7 @@ def test_reconnect_within_the_grace_keeps_the_seat_and_the_game_goes_on():
     seat = GameSeat.objects.get(game=game, player=a)
     assert seat.connected and seat.disconnect_deadline is None and seat.left_at is None
     age_game(game.pk, by=-20)  # 20 s later: still inside the turn
-    assert timers.sweep() == []
+    assert deadlines.sweep() == []
     game.refresh_from_db()
     assert game.status == Game.Status.PLAYING
 
@@ -198,13 +199,13 @@ def test_disconnect_under_the_bot_policy_notice_then_bot_then_hand_back():
     assert timedelta(seconds=14) < seat.disconnect_deadline - db_now() <= timedelta(seconds=15)
     # 15 s: everyone sees "disconnected"; the bot comes 60 s later
     age_seat(game.pk, seat.number, disconnected_at=Now() - timedelta(seconds=15))
-    assert [f.kind for f in timers.sweep()] == ["disconnect"]
+    assert [f.kind for f in deadlines.sweep()] == ["disconnect"]
     seat.refresh_from_db()
     assert not seat.takeover_level and not seat.connected
     assert timedelta(seconds=59) < seat.disconnect_deadline - db_now() <= timedelta(seconds=60)
     # 75 s: a bot plays his seat
     age_seat(game.pk, seat.number, disconnected_at=Now() - timedelta(seconds=75))
-    assert [f.kind for f in timers.sweep()] == ["disconnect"]
+    assert [f.kind for f in deadlines.sweep()] == ["disconnect"]
     seat.refresh_from_db()
     assert seat.takeover_level and seat.disconnect_deadline is None and seat.left_at is None
     game.refresh_from_db()
@@ -223,7 +224,7 @@ def test_a_missed_disconnect_is_caught_by_the_stale_heartbeat():
     _, game = start_game(a, b, disconnect_policy="lose")
     services.set_connected(game.pk, a, True)
     GameSeat.objects.filter(game=game, player=a).update(last_heartbeat=Now() - timedelta(seconds=26))
-    assert [f.kind for f in timers.sweep()] == ["heartbeat"]
+    assert [f.kind for f in deadlines.sweep()] == ["heartbeat"]
     seat = GameSeat.objects.get(game=game, player=a)
     assert not seat.connected and seat.disconnect_deadline is not None
     # a fresh ping (heartbeat) within the grace brings him back
@@ -275,7 +276,7 @@ def test_a_game_whose_every_human_left_is_finished_and_archived():
     services.leave_game(game.pk, b)
     game.refresh_from_db()
     assert game.status != Game.Status.PLAYING and game.finished_at is not None and game.deadline is None
-    assert timers.sweep() == []
+    assert deadlines.sweep() == []
 
 
 def test_a_game_whose_every_human_vanished_is_finished_by_the_timers():
@@ -288,7 +289,7 @@ def test_a_game_whose_every_human_vanished_is_finished_by_the_timers():
         services.set_connected(game.pk, p, False)
     for number in (1, 2):
         age_seat(game.pk, number, disconnected_at=Now() - timedelta(seconds=75))
-    timers.sweep()
+    deadlines.sweep()
     drive_to_the_end(game)
     game.refresh_from_db()
     assert game.status != Game.Status.PLAYING and game.deadline is None
@@ -303,19 +304,19 @@ def test_a_bot_whose_queued_move_was_lost_is_moved_by_the_sweep():
     lobby.add_bot(table.pk, a, 2, "lowest")
     lobby.set_ready(table.pk, a, True)
     age_table(table.pk, "countdown_deadline")
-    timers.sweep()
+    deadlines.sweep()
     game = Game.objects.get(table=table)
     for _ in range(10):
         if 2 in awaited(game):
             break
         age_game(game.pk)
-        timers.sweep()
+        deadlines.sweep()
         game.refresh_from_db()
     assert 2 in awaited(game)
     version = game.version
-    assert timers.sweep() == []  # queued moves get their moment first
+    assert deadlines.sweep() == []  # queued moves get their moment first
     Game.objects.filter(pk=game.pk).update(deadline=Now() + timedelta(seconds=25))  # 5 s into a 30 s turn
-    fired = timers.sweep()
+    fired = deadlines.sweep()
     assert [(f.kind, f.version) for f in fired] == [("bot", version)]
     assert GameEvent.objects.filter(game=game, source="bot", seat=2).count() == 1
 
@@ -339,7 +340,7 @@ def drive_to_the_end(game, limit: int = 3000) -> None:
                 if bot_catch and services.apply_bot_action(game.pk, bot_catch[0], game.version):
                     continue
             age_game(game.pk)
-            timers.sweep()
+            deadlines.sweep()
     raise AssertionError("the game did not end")
 
 
@@ -350,14 +351,14 @@ def test_a_waiting_room_seat_whose_pings_stopped_counts_as_away():
     table = make_table(a, b)
     lobby.set_presence(table.pk, a.pk, True)
     lobby.set_presence(table.pk, b.pk, True)
-    assert timers.sweep() == []
+    assert deadlines.sweep() == []
     Seat.objects.filter(table=table, player=a).update(last_seen=Now() - timedelta(seconds=26))
-    assert [f.kind for f in timers.sweep()] == ["presence"]
+    assert [f.kind for f in deadlines.sweep()] == ["presence"]
     seat = Seat.objects.get(table=table, player=a)
     assert not seat.connected and seat.inactive_deadline is not None  # freed later without penalty (docs/RULES.md#inactive-seat)
     assert Seat.objects.get(table=table, player=b).connected
     # the inactive deadline frees the seat when it runs out
     Seat.objects.filter(pk=seat.pk).update(inactive_deadline=Now())
-    assert [f.kind for f in timers.sweep()] == ["inactive"]
+    assert [f.kind for f in deadlines.sweep()] == ["inactive"]
     seat.refresh_from_db()
     assert seat.player_id is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import Counter
 from datetime import timedelta
 from unittest import mock
 
@@ -14,7 +15,8 @@ from django.db.models.functions import Now
 from django.utils import timezone
 from timers_kit import age_game, age_seat, age_table, awaited, legal, make_player, play, start_game
 
-from game import services, timers
+from durak_site import deadlines
+from game import services
 from game.models import Game, GameEvent, GameSeat
 from lobby.models import Table
 
@@ -30,12 +32,12 @@ def test_the_same_turn_timeout_delivered_twice_fires_once():
     _, game = start_game(a, b)
     version = game.version
     age_game(game.pk)
-    first = (timers.fire("turn", game.pk, version, wait=True) is not None)
+    first = (deadlines.fire("turn", game.pk, version, wait=True) is not None)
     after_first = events(game)
-    second = (timers.fire("turn", game.pk, version, wait=True) is not None)
+    second = (deadlines.fire("turn", game.pk, version, wait=True) is not None)
     assert (first, second) == (True, False)
     assert events(game) == after_first == 1
-    assert timers.sweep() == []
+    assert deadlines.sweep() == []
 
 
 def test_a_timeout_that_arrives_after_the_player_moved_changes_nothing():
@@ -47,8 +49,8 @@ def test_a_timeout_that_arrives_after_the_player_moved_changes_nothing():
     play(game, players[leader], next(x for x in legal(game, leader) if x["type"] == "attack"))
     game.refresh_from_db()
     age_game(game.pk)  # even with the new deadline overdue, the old firing must not act on it
-    assert timers.fire("turn", game.pk, stale_version, wait=True) is None
-    assert timers.fire("turn", game.pk, stale_version, wait=True) is None
+    assert deadlines.fire("turn", game.pk, stale_version, wait=True) is None
+    assert deadlines.fire("turn", game.pk, stale_version, wait=True) is None
     assert GameEvent.objects.filter(game=game, source="timeout").count() == 0
 
 
@@ -56,7 +58,7 @@ def test_a_firing_does_not_act_before_the_database_clock_says_so():
     a, b = make_player(), make_player()
     _, game = start_game(a, b)
     version = game.version
-    assert timers.fire("turn", game.pk, version, wait=True) is None  # 30 s left by the DB clock
+    assert deadlines.fire("turn", game.pk, version, wait=True) is None  # 30 s left by the DB clock
     game.refresh_from_db()
     assert game.version == version
 
@@ -103,7 +105,7 @@ def test_two_sweepers_at_once_fire_each_row_once():
 
     def sweeper():
         try:
-            results.append(timers.sweep())
+            results.append(deadlines.sweep())
         finally:
             connection.close()
 
@@ -121,13 +123,13 @@ def test_two_sweepers_at_once_fire_each_row_once():
 @pytest.mark.parametrize("kind", ["turn", "check", "disconnect", "heartbeat", "countdown", "rematch", "inactive",
                                   "presence", "bot"])
 def test_a_timer_for_a_deleted_object_is_a_quiet_no_op(kind):
-    assert timers.fire(kind, 987654321, 3, wait=True) is None
-    assert timers.fire(kind, 987654321, 3, wait=True) is None
+    assert deadlines.fire(kind, 987654321, 3, wait=True) is None
+    assert deadlines.fire(kind, 987654321, 3, wait=True) is None
 
 
 def test_an_unknown_kind_is_logged_not_raised(caplog):
-    with caplog.at_level(logging.ERROR, logger="game.timers"):
-        assert timers.fire("nonsense", 1, 1, wait=True) is None
+    with caplog.at_level(logging.ERROR, logger="durak_site.deadlines"):
+        assert deadlines.fire("nonsense", 1, 1, wait=True) is None
     assert "unknown deadline kind" in caplog.text
 
 
@@ -142,13 +144,13 @@ def test_timers_for_a_finished_game_do_nothing():
     assert game.status == Game.Status.FINISHED
     finished_version = game.version
     for kind in ("turn", "check"):
-        assert timers.fire(kind, game.pk, version, wait=True) is None
+        assert deadlines.fire(kind, game.pk, version, wait=True) is None
     seat = GameSeat.objects.get(game=game, player=a)
     age_seat(game.pk, seat.number)
-    assert timers.fire("disconnect", seat.pk, 0, wait=True) is None
+    assert deadlines.fire("disconnect", seat.pk, 0, wait=True) is None
     game.refresh_from_db()
     assert game.version == finished_version
-    assert [f.kind for f in timers.sweep()] == []
+    assert [f.kind for f in deadlines.sweep()] == []
 
 
 def test_a_player_reconnecting_to_a_finished_game_is_handled_quietly():
@@ -163,7 +165,7 @@ def test_a_player_reconnecting_to_a_finished_game_is_handled_quietly():
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.result == result
     assert not GameSeat.objects.filter(game=game, disconnect_deadline__isnull=False).exists()
-    assert timers.sweep() == []
+    assert deadlines.sweep() == []
 
 
 def test_a_stale_countdown_of_a_table_that_moved_on_does_nothing():
@@ -172,7 +174,7 @@ def test_a_stale_countdown_of_a_table_that_moved_on_does_nothing():
     table.refresh_from_db()
     old_version = table.version - 1
     age_table(table.pk, "countdown_deadline")  # a leftover column on a playing table
-    assert timers.fire("countdown", table.pk, old_version, wait=True) is None
+    assert deadlines.fire("countdown", table.pk, old_version, wait=True) is None
     assert Game.objects.filter(table=table).count() == 1
     assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
 
@@ -184,10 +186,50 @@ def test_one_broken_row_is_logged_and_never_stops_the_sweep(caplog):
     Game.objects.filter(pk=broken.pk).update(state={"garbage": True})
     age_game(broken.pk, by=1)  # oldest first: the broken one is met first
     age_game(healthy.pk)
-    with caplog.at_level(logging.ERROR, logger="game.timers"):
-        fired = timers.sweep()
+    with caplog.at_level(logging.ERROR, logger="durak_site.deadlines"):
+        fired = deadlines.sweep()
     assert [f.obj_id for f in fired] == [healthy.pk]
     assert "failed" in caplog.text
     assert GameEvent.objects.filter(game=healthy, source="timeout").count() == 1
     # the broken row is retried with backoff, not hammered on every tick
-    assert timers.sweep() == []
+    assert deadlines.sweep() == []
+
+
+def test_two_sweepers_at_once_fire_a_social_deadline_once():
+    """The arrival deadline is fired per table under the table's lock: two sweeps, one drop each."""
+    from timers_kit import arrival_runs_out, make_match, searches_of
+
+    from social.models import Dodge, SearchRequest
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks with skip_locked need Postgres")
+    table_ids = [make_match() for _ in range(4)]
+    for table_id in table_ids:
+        arrival_runs_out(table_id)
+    results: list = []
+
+    def sweeper():
+        try:
+            results.append(deadlines.sweep())
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=sweeper) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    fired = [f.obj_id for r in results for f in r if f.kind == "arrival"]
+    assert len(fired) == len(set(fired)) and set(fired) <= set(table_ids)  # (a live server may fire some)
+    for table_id in table_ids:
+        assert searches_of(table_id) == ["dropped", "dropped"]
+    # each no-show was handled once: one dodge per absent player, nobody requeued
+    assert Dodge.objects.filter(kind=Dodge.Kind.NO_SHOW).count() == 2 * len(table_ids)
+    assert sorted(Counter(Dodge.objects.values_list("player_id", flat=True)).values()) == [1] * 2 * len(table_ids)
+    assert SearchRequest.objects.filter(status="waiting").count() == 0
+
+
+def test_a_deadline_kind_is_registered_once():
+    with pytest.raises(ValueError):
+        deadlines.register(deadlines.Deadline("turn", lambda: [], lambda *args: None, derived=True))
+    assert [d.kind for d in deadlines.registered()][:2] == ["turn", "check"]

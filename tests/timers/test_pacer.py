@@ -12,7 +12,7 @@ from django.conf import settings as django_settings
 from django.db.models.functions import Now
 from timers_kit import age_game, age_seat, age_table, make_player, make_table, start_game
 
-from game import timers
+from durak_site import deadlines
 from game.models import Game, GameSeat
 from lobby import services as lobby
 from lobby.models import Seat
@@ -24,9 +24,9 @@ def game_deadline_in(game_id: int, seconds: float) -> None:
     Game.objects.filter(pk=game_id).update(deadline=Now() + timedelta(seconds=seconds))
 
 
-def pacer_after_first_full_sweep(**kwargs) -> timers.Pacer:
+def pacer_after_first_full_sweep(**kwargs) -> deadlines.Pacer:
     """A pacer whose opening full sweep (every pacer starts with one) is behind it."""
-    pacer = timers.Pacer(**{"poll": 0.1, "full_every": 3600, **kwargs})
+    pacer = deadlines.Pacer(**{"poll": 0.1, "full_every": 3600, **kwargs})
     assert pacer.decide() == (True, 0.0)
     assert pacer.sweep_full is True
     return pacer
@@ -36,32 +36,32 @@ def test_a_deadline_read_by_raw_sql_is_aware_whatever_the_driver_hands_back():
     """SQLite gives text or (3.40 for a subquery's column) a naive datetime, both UTC; Postgres an
     aware one: the pacer compares them with the database's now, so all must come back aware."""
     moment = datetime(2026, 12, 1, 0, 16, 7, 168751, tzinfo=UTC)
-    assert timers.pacer._as_datetime(moment.replace(tzinfo=None)) == moment
-    assert timers.pacer._as_datetime("2026-12-01 00:16:07.168751") == moment
-    assert timers.pacer._as_datetime(moment) == moment
-    assert timers.pacer._as_datetime(None) is None
+    assert deadlines.pacer._as_datetime(moment.replace(tzinfo=None)) == moment
+    assert deadlines.pacer._as_datetime("2026-12-01 00:16:07.168751") == moment
+    assert deadlines.pacer._as_datetime(moment) == moment
+    assert deadlines.pacer._as_datetime(None) is None
 
 
 def test_next_deadline_is_the_earliest_pending_one_over_every_column():
     a, b, c, d = make_player(), make_player(), make_player(), make_player()
     _, game = start_game(a, b)  # turn deadline ~30 s ahead
-    now, upcoming = timers.next_deadline()
+    now, upcoming = deadlines.next_deadline()
     assert upcoming == Game.objects.get(pk=game.pk).deadline
     assert timedelta(seconds=25) < upcoming - now <= timedelta(seconds=31)
 
     GameSeat.objects.filter(game=game, number=2).update(disconnect_deadline=Now() + timedelta(seconds=7))
-    assert timers.next_deadline()[1] == GameSeat.objects.get(game=game, number=2).disconnect_deadline
+    assert deadlines.next_deadline()[1] == GameSeat.objects.get(game=game, number=2).disconnect_deadline
     table = make_table(c, d)
     lobby.set_ready(table.pk, c, True)
     lobby.set_ready(table.pk, d, True)  # the 3 s countdown
     table.refresh_from_db()
-    assert timers.next_deadline()[1] == table.countdown_deadline
+    assert deadlines.next_deadline()[1] == table.countdown_deadline
     Seat.objects.filter(table=table, number=1).update(inactive_deadline=Now() + timedelta(seconds=1))
-    assert timers.next_deadline()[1] == Seat.objects.get(table=table, number=1).inactive_deadline
+    assert deadlines.next_deadline()[1] == Seat.objects.get(table=table, number=1).inactive_deadline
 
     # "after": what a sweep already covers is skipped
     seat_deadline = Seat.objects.get(table=table, number=1).inactive_deadline
-    assert timers.next_deadline(after=seat_deadline)[1] == table.countdown_deadline
+    assert deadlines.next_deadline(after=seat_deadline)[1] == table.countdown_deadline
 
 
 def test_a_finished_game_keeps_no_deadline_pending():
@@ -69,7 +69,7 @@ def test_a_finished_game_keeps_no_deadline_pending():
     _, game = start_game(a, b)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, deadline=Now() - timedelta(seconds=5))
     GameSeat.objects.filter(game=game).update(disconnect_deadline=Now() - timedelta(seconds=5))
-    assert timers.next_deadline()[1] is None
+    assert deadlines.next_deadline()[1] is None
 
 
 def test_nothing_pending_no_sweep_and_a_re_read_every_poll():
@@ -97,8 +97,8 @@ def test_the_sweep_at_a_deadline_lists_the_columns_only_and_the_full_sweep_the_r
     _, game = start_game(a, b)
     GameSeat.objects.filter(game=game, number=1).update(connected=True,
                                                        last_heartbeat=Now() - timedelta(seconds=60))
-    assert timers.sweep(full=False) == []
-    assert [f.kind for f in timers.sweep()] == ["heartbeat"]
+    assert deadlines.sweep(full=False) == []
+    assert [f.kind for f in deadlines.sweep()] == ["heartbeat"]
 
 
 def test_one_sweep_per_due_deadline_not_one_per_tick():
@@ -135,11 +135,11 @@ def test_with_a_lead_the_sweep_is_asked_for_early_to_run_at_the_deadline():
     deadline = Game.objects.get(pk=game.pk).deadline
     assert pacer.sweep_at == deadline
     assert pacer.decide()[0] is False  # covered up to that deadline
-    assert timers.sweep() == []  # arrived early: not due yet, nothing fires
-    timers.wait_for(deadline)
-    now = timers.next_deadline()[0]
+    assert deadlines.sweep() == []  # arrived early: not due yet, nothing fires
+    deadlines.wait_for(deadline)
+    now = deadlines.next_deadline()[0]
     assert timedelta(0) <= now - deadline < timedelta(seconds=0.1)
-    assert [f.kind for f in timers.sweep()] == ["turn"]
+    assert [f.kind for f in deadlines.sweep()] == ["turn"]
 
 
 def test_an_overdue_deadline_is_swept_at_once_even_with_a_lead():
@@ -175,7 +175,7 @@ def test_a_deadline_written_already_overdue_rides_on_the_next_full_sweep():
         time.sleep(wait)
         due, wait = pacer.decide()
     assert time.monotonic() - t0 < 0.3 + 0.1
-    assert [f.kind for f in timers.sweep()] == ["turn"]
+    assert [f.kind for f in deadlines.sweep()] == ["turn"]
 
 
 def test_a_sweep_that_could_not_be_sent_is_asked_for_again():
@@ -194,16 +194,16 @@ def test_a_sweep_that_could_not_be_sent_is_asked_for_again():
 def test_the_ticker_fires_a_deadline_when_it_falls_due_not_at_the_next_poll():
     a, b = make_player(), make_player()
     _, game = start_game(a, b)
-    thread = timers.start_ticker(5.0)  # a poll far longer than the deadline is away
+    thread = deadlines.start_ticker(5.0)  # a poll far longer than the deadline is away
     try:
         time.sleep(0.3)  # the opening full sweep is done and the ticker sleeps
         game_deadline_in(game.pk, 0.4)  # seen at the next re-read ... which is 5 s away
         time.sleep(0.1)
     finally:
-        timers.stop_ticker()
+        deadlines.stop_ticker()
     assert not thread.is_alive()
     # with the deadline known to it, the ticker wakes for it
-    thread = timers.start_ticker(5.0)
+    thread = deadlines.start_ticker(5.0)
     try:
         game.refresh_from_db()
         t0 = time.monotonic()
@@ -212,7 +212,7 @@ def test_the_ticker_fires_a_deadline_when_it_falls_due_not_at_the_next_poll():
         assert Game.objects.get(pk=game.pk).version == game.version + 1
         assert time.monotonic() - t0 < 1.0
     finally:
-        timers.stop_ticker()
+        deadlines.stop_ticker()
 
 
 # ------------------------------------------------------------------------- beat's scheduler, real broker
@@ -224,7 +224,7 @@ def beat_scheduler(tmp_path):
     if not django_settings.REDIS_URL:
         pytest.skip("needs REDIS_URL: beat's messages go to a real broker")
     from durak_site.celery import app
-    from game.beat import DeadlineScheduler
+    from durak_site.deadlines.beat import DeadlineScheduler
 
     app.control.purge()
     scheduler = DeadlineScheduler(app=app, schedule_filename=str(tmp_path / "beat-schedule"), lazy=False)
@@ -243,8 +243,8 @@ def queued_sweeps() -> int:
 def test_beat_is_configured_with_the_deadline_scheduler():
     from durak_site.celery import app
 
-    assert app.conf.beat_scheduler == "game.beat:DeadlineScheduler"
-    assert all(entry["task"] != "game.tasks.sweep_deadlines" for entry in app.conf.beat_schedule.values())
+    assert app.conf.beat_scheduler == "durak_site.deadlines.beat:DeadlineScheduler"
+    assert all(entry["task"] != "durak_site.deadlines.sweep" for entry in app.conf.beat_schedule.values())
 
 
 def test_beat_enqueues_one_sweep_when_a_deadline_falls_due_and_none_while_idle(beat_scheduler):

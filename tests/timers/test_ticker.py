@@ -11,9 +11,20 @@ import time
 from pathlib import Path
 
 import pytest
-from timers_kit import age_game, make_player, make_table, start_game, wait_for
+from timers_kit import (
+    age_game,
+    arrival_runs_out,
+    invitation_status,
+    make_invitation,
+    make_match,
+    make_player,
+    make_table,
+    searches_of,
+    start_game,
+    wait_for,
+)
 
-from game import timers
+from durak_site import deadlines
 from game.models import Game, GameEvent
 from lobby import services as lobby
 from lobby.models import Table
@@ -73,20 +84,20 @@ def test_with_celery_no_process_runs_a_ticker(tmp_path):
 
 
 def test_the_test_runner_itself_runs_no_ticker():
-    assert timers.ticker._ticker is None or not timers.ticker._ticker.is_alive()
+    assert deadlines.ticker._ticker is None or not deadlines.ticker._ticker.is_alive()
 
 
 @pytest.mark.django_db(transaction=True)
 def test_the_ticker_thread_fires_a_due_deadline_by_itself():
     a, b = make_player(), make_player()
     _, game = start_game(a, b)
-    thread = timers.start_ticker(0.05)
+    thread = deadlines.start_ticker(0.05)
     try:
-        assert timers.start_ticker() is thread  # once per process
+        assert deadlines.start_ticker() is thread  # once per process
         age_game(game.pk)
         wait_for(lambda: GameEvent.objects.filter(game=game, source="timeout").exists(), timeout=5)
     finally:
-        timers.stop_ticker()
+        deadlines.stop_ticker()
     assert not thread.is_alive()
 
 
@@ -104,3 +115,19 @@ def test_the_live_server_fires_the_countdown_itself(asgi_live_server):
     assert game.status == Game.Status.PLAYING
     age_game(game.pk)
     wait_for(lambda: GameEvent.objects.filter(game=game, source="timeout").exists(), timeout=5)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_ticker_fires_the_social_deadlines_its_app_registered():
+    """The search's arrival time and an invitation's expiry ride on the same driver as the game's."""
+    table_id = make_match()
+    assert searches_of(table_id) == ["matched", "matched"]
+    invitation = make_invitation()
+    thread = deadlines.start_ticker(0.05)
+    try:
+        arrival_runs_out(table_id)
+        wait_for(lambda: searches_of(table_id) == ["dropped", "dropped"], timeout=5)  # nobody came
+        wait_for(lambda: invitation_status(invitation) == "expired", timeout=5)
+    finally:
+        deadlines.stop_ticker()
+    assert not thread.is_alive()

@@ -64,7 +64,7 @@ def age_seat(game_id: int, number: int, by: float = 0.001, **more) -> None:
 
 def start_game(*players, **table_settings):
     """Everyone seated presses «Готово», the 3 s countdown runs out and the timers start the game."""
-    from game import timers
+    from durak_site import deadlines
     from game.models import Game
     from lobby import services as lobby
 
@@ -72,7 +72,7 @@ def start_game(*players, **table_settings):
     for player in players:
         lobby.set_ready(table.pk, player, True)
     age_table(table.pk, "countdown_deadline")
-    fired = timers.sweep()
+    fired = deadlines.sweep()
     assert [f.kind for f in fired] == ["countdown"], fired
     game = Game.objects.get(table_id=table.pk, status=Game.Status.PLAYING)
     return table, game
@@ -188,3 +188,48 @@ class CeleryProcesses:
                     proc.kill()
                     proc.wait(5)
         self.worker = self.beat = None
+
+
+# ---------------------------------------------------------------------------- the social layer's deadlines
+
+
+def make_match():
+    """Two players' searches meet at a new table: both are MATCHED, each with an arrival deadline."""
+    from social import presence, queue
+
+    a, b = make_player("s"), make_player("s")
+    for player in (a, b):
+        presence.opened(player.pk)
+    queue.join(a, players="2", bot_fill="0")
+    return queue.join(b, players="2", bot_fill="0").table_id
+
+
+def arrival_runs_out(table_id: int) -> None:
+    """Nobody arrived and the arrival time is over."""
+    from social.models import SearchRequest
+
+    SearchRequest.objects.filter(table_id=table_id).update(arrive_deadline=Now() - timedelta(seconds=0.001))
+
+
+def searches_of(table_id: int) -> list[str]:
+    from social.models import SearchRequest
+
+    return sorted(SearchRequest.objects.filter(table_id=table_id).values_list("status", flat=True))
+
+
+def make_invitation():
+    """A host at a waiting table invites a guest; the invitation's time is already over."""
+    from social import people
+    from social.models import Invitation
+
+    host, guest = make_player("h"), make_player("g")
+    make_table(host)
+    row = people.invite(host, guest.pk)
+    Invitation.objects.filter(pk=row.pk).update(expires_at=Now() - timedelta(seconds=0.001))
+    return row
+
+
+def invitation_status(row) -> str:
+    from social.models import Invitation
+
+    return Invitation.objects.get(pk=row.pk).status

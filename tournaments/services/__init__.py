@@ -4,7 +4,8 @@
 - ``entries``: pause and return, berserk, a moderator removing a player;
 - ``waves``: arena pairing waves and Swiss rounds, seating a pairing, arriving at its table;
 - ``results``: a game's end scored, no-shows, voiding and recomputing;
-- ``lifecycle``: the event's deadlines (warning, start, rounds, end), the podium, the sweep;
+- ``lifecycle``: the event's deadlines (warning, start, rounds, end; registered by
+  tournaments/deadlines.py), the podium;
 - ``schedule``: the standing events created ahead of time.
 """
 
@@ -17,7 +18,6 @@ from .lifecycle import (
     fire_start,
     fire_warn,
     remove_player,
-    sweep,
     void_game,
     write_places,
 )
@@ -29,5 +29,5 @@ __all__ = [
     "ARRIVE_SECONDS", "LATE_JOIN_CLOSES", "arena_wave", "arrived", "berserk", "check_round_over", "create_ahead",
     "create_private", "create_scheduled", "fire_end", "fire_no_shows", "fire_round", "fire_start", "fire_warn",
     "join", "may_see", "on_game_finished", "pause", "recompute", "remind_table", "remove_player", "resume", "return_wait",
-    "seat_pair", "sweep", "swiss_round", "void_game", "withdraw", "write_places",
+    "seat_pair", "swiss_round", "void_game", "withdraw", "write_places",
 ]

@@ -1,8 +1,8 @@
 """An event's clock: the warning a minute before, the start, the Swiss rounds, the end and podium.
 
-Each is a deadline column on Tournament with a firing function here (lock, re-check, act), run by
-the one sweep (`sweep`, from the game timers' hook or Celery beat), which also pairs every running
-arena's pool and fires the tournament tables' no-shows.
+Each is a deadline column on Tournament with a firing function here (lock, re-check, act),
+registered with the site's deadline registry (tournaments/deadlines.py), which also pairs every
+running event and fires the tournament tables' no-shows.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import logging
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -23,7 +23,7 @@ from lobby.models import Table
 
 from .. import announce, standings
 from ..models import Entry, Tournament, TournamentGame
-from . import entries, results, schedule, waves
+from . import entries, results, waves
 
 log = logging.getLogger(__name__)
 
@@ -159,41 +159,3 @@ def remove_player(event_id: int, player_id: int) -> None:
         event = Tournament.objects.get(pk=event_id)
         if event.status == Tournament.Status.FINISHED:
             write_places(event)
-
-
-def sweep() -> dict:
-    """The periodic part: due deadlines fired, no-shows, every running arena's pool paired."""
-    out = {"fired": 0, "no_shows": 0, "games": 0, "created": 0}
-    now = db_now()
-    try:
-        out["created"] = len(schedule.create_ahead(now))
-    except Exception:
-        log.exception("tournaments: the schedule failed")
-    due = Tournament.objects.filter(Q(warn_deadline__lte=now) | Q(start_deadline__lte=now)
-                                    | Q(end_deadline__lte=now) | Q(round_deadline__lte=now))
-    for event in due.values("pk", "warn_deadline", "start_deadline", "end_deadline", "round_deadline"):
-        try:
-            if event["warn_deadline"] and event["warn_deadline"] <= now:
-                out["fired"] += fire_warn(event["pk"])
-            if event["start_deadline"] and event["start_deadline"] <= now:
-                out["fired"] += fire_start(event["pk"])
-            if event["end_deadline"] and event["end_deadline"] <= now:
-                out["fired"] += fire_end(event["pk"])
-            if event["round_deadline"] and event["round_deadline"] <= now:
-                out["fired"] += fire_round(event["pk"])
-        except Exception:
-            log.exception("tournaments: deadline of event %s failed; retrying", event["pk"])
-    out["no_shows"] = results.fire_no_shows(now)
-    try:
-        waves.remind_unarrived(now)
-    except Exception:
-        log.exception("tournaments: reminding paired players failed")
-    for pk, fmt in Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list("pk", "format"):
-        try:
-            if fmt == "arena":
-                out["games"] += waves.arena_wave(pk)
-            else:
-                check_round_over(pk)
-        except Exception:
-            log.exception("tournaments: pairing of event %s failed; retrying", pk)
-    return out

@@ -209,9 +209,9 @@ class Command(BaseCommand):
                                              "--pidfile="], "beat.log")
                     self.start_worker()
             else:
-                from game import timers
+                from durak_site import deadlines
 
-                timers.start_ticker()
+                deadlines.start_ticker()
                 self.stdout.write("  in-process ticker running (sweeps when a deadline falls due)")
             ids = self.make_games(games)
             if not ids:

@@ -2,25 +2,23 @@
 
     celery -A durak_site beat        # CELERY_BEAT_SCHEDULER names this class; nothing else to pass
 
-The ordinary entries of CELERY_BEAT_SCHEDULE (chat retention) run as Celery's PersistentScheduler
-runs them. On top of them every tick asks ``timers.Pacer`` whether a sweep is due and how long to
-sleep: until the earliest pending deadline, at most TIMERS_SWEEP_SECONDS. A sweep is one small
-message to the worker, sent TIMERS_SWEEP_LEAD_SECONDS ahead so that its trip through the broker
-overlaps the wait (the worker holds it until the deadline); a move itself publishes nothing. Beat
-keeps no deadline state that matters: killed and restarted, it reads the columns again and the first
-decision is a full sweep.
+The ordinary entries of CELERY_BEAT_SCHEDULE (retention jobs) run as Celery's PersistentScheduler
+runs them. On top of them every tick asks the ``Pacer`` whether a sweep is due and how long to
+sleep: until the earliest pending deadline of any registered kind, at most TIMERS_SWEEP_SECONDS. A
+sweep is one small message to the worker, sent TIMERS_SWEEP_LEAD_SECONDS ahead so that its trip
+through the broker overlaps the wait (the worker holds it until the deadline); setting a deadline
+publishes nothing. Beat keeps no deadline state that matters: killed and restarted, it reads the
+columns again and the first decision is a full sweep.
 """
 
 from __future__ import annotations
 
-import logging
-
 from celery.beat import PersistentScheduler
 from django.conf import settings
 
-from game import tasks, timers
-
-logger = logging.getLogger("game.timers")
+from durak_site.deadlines import tasks
+from durak_site.deadlines.backoff import logger
+from durak_site.deadlines.pacer import Pacer
 
 
 class DeadlineScheduler(PersistentScheduler):
@@ -28,7 +26,7 @@ class DeadlineScheduler(PersistentScheduler):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.pacer = timers.Pacer(lead=settings.TIMERS_SWEEP_LEAD_SECONDS)
+        self.pacer = Pacer(lead=settings.TIMERS_SWEEP_LEAD_SECONDS)
 
     def tick(self, *args, **kwargs) -> float:
         interval = super().tick(*args, **kwargs)
@@ -42,7 +40,7 @@ class DeadlineScheduler(PersistentScheduler):
                 tasks.sweep_deadlines.apply_async(kwargs=sweep, expires=tasks.SWEEP_EXPIRES,
                                                   producer=self.producer)
             except Exception:
-                logger.exception("timers: beat could not enqueue a sweep; retrying")
+                logger.exception("deadlines: beat could not enqueue a sweep; retrying")
                 self.pacer.retry()
                 wait = self.pacer.poll
         return min(interval, wait)

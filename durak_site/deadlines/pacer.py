@@ -1,7 +1,7 @@
 """When to sweep: at the next deadline, not on a fixed beat. The ``Pacer`` reads the earliest pending
-deadline (one indexed query, at least every TIMERS_SWEEP_SECONDS) and asks for a sweep the moment
-one falls due, plus a full sweep every TIMERS_FULL_SWEEP_SECONDS for the derived deadlines (stale
-heartbeats, bot safety net) and retries."""
+deadline over every registered column (one statement, at least every TIMERS_SWEEP_SECONDS) and asks
+for a sweep the moment one falls due, plus a full sweep every TIMERS_FULL_SWEEP_SECONDS for the
+derived deadlines (stale heartbeats, the bot safety net, the search's periodic re-match) and retries."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from django.db.models.functions import Now
 from django.utils.dateparse import parse_datetime
 
 from durak_site import clock
-from game.models import Game
-from game.timers.base import logger, pending, reset_connection
+from durak_site.deadlines import registry
+from durak_site.deadlines.backoff import logger, reset_connection
 
 
 def _as_datetime(value) -> datetime | None:
@@ -33,17 +33,21 @@ def _as_datetime(value) -> datetime | None:
 def next_deadline(after: datetime | None = None) -> tuple[datetime, datetime | None]:
     """(the DB's now, the earliest pending deadline later than ``after``, or None) in ONE statement:
     ``SELECT (earliest of column 1), (earliest of column 2), ..., now()``, each an index range scan
-    with ``ORDER BY column LIMIT 1`` (the column indexes; game_status_deadline for Game.deadline)."""
+    with ``ORDER BY column LIMIT 1``: every watched column needs an index."""
+    watches = [(pending(), field) for pending, field in
+               (deadline.watch for deadline in registry.registered() if deadline.watch is not None)]
+    if not watches:
+        return clock.db_now(), None
     parts: list[str] = []
     params: list = []
-    for field, queryset in pending().items():
+    for queryset, field in watches:
         queryset = queryset.filter(**{f"{field}__isnull": False})
         if after is not None:
             queryset = queryset.filter(**{f"{field}__gt": after})
         sql, sql_params = queryset.order_by(field).values(field)[:1].query.sql_with_params()
         parts.append(f"({sql})")
         params.extend(sql_params)
-    compiler = Game.objects.none().query.get_compiler(connection=connection)
+    compiler = watches[0][0].none().query.get_compiler(connection=connection)
     now_sql, now_params = compiler.compile(Now())
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {', '.join(parts)}, {now_sql}", [*params, *now_params])
@@ -82,7 +86,7 @@ class Pacer:
         try:
             now, upcoming = next_deadline(self.covered)
         except Exception:
-            logger.exception("timers: reading the next deadline failed")
+            logger.exception("deadlines: reading the next deadline failed")
             reset_connection()
             self.sweep_full = True
             if full:

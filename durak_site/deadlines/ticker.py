@@ -1,16 +1,15 @@
 """The in-process ticker (the embedded default, and the daphne live server in tests): a daemon
-thread that sweeps whenever the pacer says so. With TIMERS_BACKEND "ticker" the game app starts it on
-the first request the process serves (``durak_site.realtime.when_serving``); with "celery", beat's
-scheduler (game/beat.py) is the one driver and no process runs a ticker."""
+thread that sweeps whenever the pacer says so. With TIMERS_BACKEND "ticker" the site starts it on
+the first request the process serves (``durak_site.realtime.when_serving``, in ``SiteConfig.ready()``);
+with "celery", beat's scheduler (``beat.py``) is the one driver and no process runs a ticker."""
 
 from __future__ import annotations
 
 import threading
 
-from game import sweep_hooks
-from game.timers.base import logger, reset_connection
-from game.timers.pacer import Pacer
-from game.timers.sweep import sweep
+from durak_site.deadlines.backoff import logger, reset_connection
+from durak_site.deadlines.pacer import Pacer
+from durak_site.deadlines.sweep import sweep
 
 _ticker: threading.Thread | None = None
 _ticker_stop = threading.Event()
@@ -24,12 +23,9 @@ def run_paced(stop: threading.Event, pacer: Pacer | None = None) -> int:
         due, wait = pacer.decide()
         if due:
             try:
-                full = pacer.sweep_full
-                total += len(sweep(full=full))
-                if full:
-                    sweep_hooks.run()  # apps above the game (game/sweep_hooks.py)
+                total += len(sweep(full=pacer.sweep_full))
             except Exception:  # sweep() does not raise; never let the loop die anyway
-                logger.exception("timers: ticker sweep failed")
+                logger.exception("deadlines: ticker sweep failed")
                 reset_connection()
         elif stop.wait(wait):
             break
@@ -37,7 +33,7 @@ def run_paced(stop: threading.Event, pacer: Pacer | None = None) -> int:
 
 
 def _tick_loop(pacer: Pacer) -> None:
-    logger.info("timers: in-process ticker running (next deadline, re-read every %.2f s)", pacer.poll)
+    logger.info("deadlines: in-process ticker running (next deadline, re-read every %.2f s)", pacer.poll)
     try:
         run_paced(_ticker_stop, pacer)
     finally:
