@@ -48,6 +48,9 @@ class Command(BaseCommand):
         parser.add_argument("--waves", type=int, default=15)
         parser.add_argument("--swiss", type=int, default=64, help="players of the Swiss round measured (0: none)")
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--standings", type=int, default=0,
+                            help="also render an arena's live standings of this many players (rows made in a "
+                                 "transaction that is rolled back)")
 
     def handle(self, *args, **opts):
         rng = random.Random(opts["seed"])
@@ -61,6 +64,8 @@ class Command(BaseCommand):
                 costs.append(time.process_time() - t)
             self.stdout.write(f"swiss: {len(field)} players after 4 rounds, {len(pairs)} pairs, {len(byes)} byes, "
                               f"{statistics.median(costs) * 1000:.1f} ms per round (median)")
+        if opts["standings"]:
+            self._standings(opts["standings"], rng)
         pool = _arena_pool(n, rng)
         costs = []
         for _ in range(waves):
@@ -71,3 +76,38 @@ class Command(BaseCommand):
         self.stdout.write(f"arena: {len(pairs)} pairs of {n}, rank gap median {statistics.median(gaps):.0f}, "
                           f"max {max(gaps)}; waves {waves}, slowest {max(costs) * 1000:.1f} ms")
         self.stdout.write(f"pairing: {n} players, {statistics.median(costs) * 1000:.1f} ms per wave (median)")
+
+    def _standings(self, players: int, rng: random.Random) -> None:
+        """What one tab's re-read of the live standings costs (the page's answer to one `tournament`
+        news): the standings ordered and the fragment rendered, in CPU ms of one core."""
+        from datetime import timedelta
+
+        from django.db import transaction
+        from django.template.loader import render_to_string
+        from django.test import RequestFactory
+
+        from accounts.models import Player
+        from durak_site.clock import db_now
+        from tournaments import selectors
+        from tournaments.models import Entry, Tournament
+
+        with transaction.atomic():
+            event = Tournament.objects.create(name="bench", starts_at=db_now(), status=Tournament.Status.RUNNING,
+                                              ends_at=db_now() + timedelta(minutes=30))
+            people = Player.objects.bulk_create([Player(nick=f"bench-{i}-{rng.randrange(10**9)}")
+                                                 for i in range(players)])
+            Entry.objects.bulk_create([Entry(tournament=event, player=p, rating=rng.randint(800, 2200),
+                                             score=rng.randint(0, 30), games=8, wins=rng.randint(0, 8),
+                                             streak=rng.randint(0, 4), marks="".join(rng.choice("WDL") for _ in range(8)),
+                                             opponents_rating=8 * rng.randint(900, 1800)) for p in people])
+            viewer = people[players // 2]
+            request = RequestFactory().get("/")
+            request.user = viewer
+            costs = []
+            for _ in range(15):
+                t = time.process_time()
+                render_to_string("tournaments/_live.html", selectors.page(event, viewer), request=request)
+                costs.append(time.process_time() - t)
+            transaction.set_rollback(True)
+        self.stdout.write(f"standings: {players} players, {statistics.median(costs) * 1000:.1f} ms per tab's re-read "
+                          f"(median; each open event page re-reads at most once a second)")
