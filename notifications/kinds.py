@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Message:
         return {"title": self.title, "body": self.body, "url": self.url, "tag": self.topic, "vibrate": self.vibrate}
 
 
-KINDS = ("your_turn", "invitation", "match", "friend_request", "analysis_done")
+KINDS = ("your_turn", "invitation", "match", "friend_request", "analysis_done", "event_start")
 
 
 def your_turn(data: dict) -> Message:
@@ -68,8 +68,16 @@ def analysis_done(data: dict) -> Message:
                    ttl=24 * 60 * 60, urgency="low")
 
 
+def event_start(data: dict) -> Message:
+    """The tournaments app words its own notice in every language (its name is the event's)."""
+    toast = data.get("toast") if isinstance(data.get("toast"), dict) else {}
+    body = toast.get(get_language()) or _("An event you joined starts in a minute.")
+    return Message(title=_("The event is starting"), body=body, url=str(data.get("url") or "/"),
+                   topic=f"event-{data.get('tournament', 0)}", ttl=60, urgency="high", vibrate=True)
+
+
 WORDING = {"your_turn": your_turn, "invitation": invitation, "match": match, "friend_request": friend_request,
-           "analysis_done": analysis_done}
+           "analysis_done": analysis_done, "event_start": event_start}
 
 
 def message(kind: str, data: dict) -> Message:

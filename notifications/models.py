@@ -39,6 +39,7 @@ class NotificationSettings(models.Model):
     match = models.BooleanField(default=False)
     friend_request = models.BooleanField(default=False)
     analysis_done = models.BooleanField(default=False)
+    event_start = models.BooleanField(default=False)  # a tournament he joined starts in a minute
     sound = models.BooleanField(default=False)  # in the page: a chime for «Ваш ход» and a match found
     vibrate = models.BooleanField(default=False)  # in the page: a short vibration for the same
 

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def subscribed(player, service, *, lang="ru", kinds=("your_turn", "invitation", "match", "friend_request",
-                                                      "analysis_done"), path="/push/"):
+                                                      "analysis_done", "event_start"), path="/push/"):
     device = Device(service.url(f"{path}{player.pk}-{lang}"))
     services.subscribe(player, device.endpoint, device.p256dh, base64.urlsafe_b64encode(
         device.auth).rstrip(b"=").decode(), lang)
@@ -45,6 +45,32 @@ def test_a_friend_request_arrives_encrypted_in_the_devices_language(push_service
     assert headers["ttl"] == str(24 * 60 * 60) and headers["urgency"] == "normal"
     assert headers["topic"] == f"friend-{asker.pk}" and headers["content-encoding"] == "aes128gcm"
     assert headers["authorization"].startswith("vapid t=")
+
+
+def test_an_event_starting_reaches_its_player_in_the_words_the_tournament_gave(push_service):
+    from social import notify
+
+    player = make_player("Турнирный")
+    device = subscribed(player, push_service, lang="en")
+    notify.tell_many([player.pk], "tournament_soon", tournament=7, url="/tournaments/7/",
+                     toast={"ru": "«Вечерний» начнётся через минуту.", "en": "“Evening” starts in a minute."})
+    push = push_service.wait_for(1)[0]
+    message = device.decrypt(push.body)
+    assert message == {"title": "The event is starting", "body": "“Evening” starts in a minute.",
+                       "url": "/tournaments/7/", "tag": "event-7", "vibrate": True}
+    assert (push.headers["ttl"], push.headers["urgency"], push.headers["topic"]) == ("60", "high", "event-7")
+
+
+def test_an_analysis_asked_for_is_told_when_done(push_service):
+    from analysis import signals
+
+    player = make_player("Аналитик")
+    device = subscribed(player, push_service)
+    signals.analysis_done.send(sender=None, game_id=42, player_id=player.pk)
+    push = push_service.wait_for(1)[0]
+    message = device.decrypt(push.body)
+    assert message["title"] == "Разбор готов" and message["url"] == "/analysis/games/42/"
+    assert (push.headers["urgency"], push.headers["topic"]) == ("low", "analysis-42")
 
 
 def test_nothing_is_sent_for_a_kind_the_player_left_off_or_without_vapid_keys(push_service, settings):
@@ -115,6 +141,17 @@ def _bot_moves_until_seat_awaited(game_id: int, seat: int) -> None:
     raise AssertionError("the seat was never awaited")
 
 
+async def _until_visible(player_id: int, table_id: int, visible: bool) -> None:
+    """The socket's report is handled on the thread pool: wait until the server has it."""
+    from notifications import visibility
+
+    for _ in range(100):
+        if await database_sync_to_async(visibility.table_visible)(player_id, table_id) == visible:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the visibility report ({visible}) never reached the server")
+
+
 async def test_your_turn_goes_only_while_no_tab_of_his_shows_the_table(push_service, settings):
     settings.BOT_SCHEDULER = "off"  # the test moves the bot
     settings.TIMERS_BACKEND = "ticker"
@@ -126,7 +163,8 @@ async def test_your_turn_goes_only_while_no_tab_of_his_shows_the_table(push_serv
     comm, connected, _code = await open_socket(table.pk, player)
     assert connected
     await comm.send_json_to({"type": "visibility", "visible": True})
-    await asyncio.sleep(0.3)
+    await _until_visible(player.pk, table.pk, True)
+    await asyncio.sleep(0.3)  # the deal's news (nobody in view then) has been dealt with
     # he switches «Ваш ход» on with the table in front of him (the deal, before, told nobody)
     device = await database_sync_to_async(subscribed)(player, push_service, kinds=("your_turn",))
     for _ in range(3):  # three turns of his while the table is on his screen: nothing is pushed
@@ -135,7 +173,7 @@ async def test_your_turn_goes_only_while_no_tab_of_his_shows_the_table(push_serv
     assert push_service.received == [], "a push went while the table was visible"
 
     await comm.send_json_to({"type": "visibility", "visible": False})  # the tab went to the background
-    await asyncio.sleep(0.3)
+    await _until_visible(player.pk, table.pk, False)
     await database_sync_to_async(_bot_moves_until_seat_awaited)(game.pk, 1)
     received = await database_sync_to_async(push_service.wait_for)(1)
     await close_quietly(comm)
