@@ -257,7 +257,7 @@ def test_the_end_writes_places_and_the_podium_and_later_games_do_not_count(make_
     assert Game.objects.filter(pk=late_game.pk, status="finished").exists()
 
 
-def test_a_swiss_of_eight_over_three_rounds_with_a_bye(make_event, make_player):
+def test_a_swiss_of_seven_over_three_rounds_gives_one_bye_a_round(make_event, make_player):
     event = make_event(fmt="swiss", rounds=3)
     players = [make_player() for _ in range(7)]  # the creator is not in: seven, so one bye a round
     join_all(event, players)
