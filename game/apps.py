@@ -23,11 +23,12 @@ class GameConfig(AppConfig):
     def ready(self) -> None:
         from accounts.signals import player_banned
         from durak_site import logs, metrics
-        from game import services, socket_hooks, timers, views
+        from game import bots, services, socket_hooks, timers, views
         from lobby import pages
         from lobby.signals import table_closed
 
         pages.register_game_page(views.game_table_page)
+        bots.run_locally_with(services.move_bot)  # the local mode's bot move (no worker)
         table_closed.connect(services.on_table_closed, dispatch_uid="game.on_table_closed")
         player_banned.connect(services.on_player_banned, dispatch_uid="game.on_player_banned")
         metrics.register_reader(games_by_state)

@@ -71,11 +71,22 @@ def decide(level: str, view: dict, seed: str) -> dict | None:
     return action
 
 
-def schedule_moves(game_id: int, version: int, seats: list[int], run: Callable[[int, int, int], object]) -> None:
-    """Queue one move per seat (after commit). `run(game_id, seat, version)` makes it (local mode)."""
+_local_runner: Callable[[int, int, int], object] | None = None
+
+
+def run_locally_with(run: Callable[[int, int, int], object]) -> None:
+    """The local mode's move: ``run(game_id, seat, version)`` (game.services.move_bot, handed over in
+    ``GameConfig.ready()``, so that the services, which schedule bots, need not be imported here)."""
+    global _local_runner
+    _local_runner = run
+
+
+def schedule_moves(game_id: int, version: int, seats: list[int]) -> None:
+    """Queue one move per seat (after commit): a Celery task, or (local mode) the registered runner."""
     mode = scheduler()
     if mode == "off":
         return
+    run = _local_runner
     lo, hi = delay_range()
     for seat in seats:
         delay = random.uniform(lo, hi)
@@ -84,7 +95,7 @@ def schedule_moves(game_id: int, version: int, seats: list[int], run: Callable[[
                 celery_app.send_task(BOT_MOVE_TASK, args=(game_id, seat, version), countdown=delay)
             except Exception:  # the sweep moves a bot that waited too long (timers.bot_grace)
                 log.warning("could not queue the bot move of game %s seat %s", game_id, seat, exc_info=True)
-        else:
+        elif run is not None:
             realtime.submit(_later(delay, run, game_id, seat, version))
 
 

@@ -2,6 +2,13 @@ from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
 
+def _deliver(player_id: int, kind: str, data: dict) -> None:
+    """The local runner's sender: the delivery (pywebpush) is loaded only where a push is sent."""
+    from . import delivery
+
+    delivery.send(player_id, kind, data)
+
+
 class NotificationsConfig(AppConfig):
     name = "notifications"
     verbose_name = _("Notifications")
@@ -10,8 +17,9 @@ class NotificationsConfig(AppConfig):
         from accounts import pages as profile_pages
         from lobby import pages
 
-        from . import hooks
+        from . import hooks, services
 
         hooks.register()
+        services.send_locally_with(_deliver)  # without Redis: a thread of this process sends
         profile_pages.register_profile_panel("notifications/settings_section.html", place="settings")
         pages.register_table_panel("notifications/table_client.html", place="page")  # visibility, sound

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import logging
 import threading
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -148,11 +149,20 @@ def _queue(player_id: int, kind: str, data: dict) -> None:
                          name=f"push-{kind}-{player_id}").start()
 
 
-def _send_in_thread(player_id: int, kind: str, data: dict) -> None:
-    from . import delivery  # the worker's side (pywebpush): loaded where it runs
+_local_sender: Callable[[int, str, dict], object] | None = None
 
+
+def send_locally_with(sender: Callable[[int, str, dict], object]) -> None:
+    """The local runner's sender (``NotificationsConfig.ready()`` hands over the delivery, which
+    imports this module)."""
+    global _local_sender
+    _local_sender = sender
+
+
+def _send_in_thread(player_id: int, kind: str, data: dict) -> None:
     try:
-        delivery.send(player_id, kind, data)
+        if _local_sender is not None:
+            _local_sender(player_id, kind, data)
     except Exception:
         log.exception("push %s to %s failed", kind, player_id)
     finally:

@@ -23,7 +23,8 @@ class SocialConfig(AppConfig):
         profile_pages.register_profile_panel("social/profile_link.html", place="links")
         guards.register_seat_guard(people.seat_refusal)
         guards.register_hidden_players(people.blockers_of)  # a blocker, from the player he blocked  # blocks, «only reliable players»
-        player_banned.connect(people.on_player_banned, dispatch_uid="social.on_player_banned")
+        player_banned.connect(people.on_player_banned, dispatch_uid="social.on_player_banned")  # invitations
+        player_banned.connect(queue.on_player_banned, dispatch_uid="social.queue.on_player_banned")  # his search
         matched_seat_left.connect(queue.on_matched_seat_left, dispatch_uid="social.on_matched_seat_left")
         deadlines.register_deadlines()  # arrival, invitation, search_gone, search_match
         table_socket.register()  # the site's news on the table socket: a table page holds one socket

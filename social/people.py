@@ -282,7 +282,7 @@ def answer(guest, invitation_id, accept: bool) -> Invitation:
 
 def on_player_banned(sender, player_id: int, **kwargs) -> None:
     """accounts.signals.player_banned: his pending invitations, sent or received, are withdrawn
-    (each guest's notice goes away) and his search ends (the lobby frees his seats)."""
+    (each guest's notice goes away); ``queue.on_player_banned`` ends his search."""
     with transaction.atomic():
         pending = list(Invitation.objects.select_for_update()
                        .filter(Q(host_id=player_id) | Q(guest_id=player_id), status=Invitation.Status.PENDING))
@@ -290,9 +290,6 @@ def on_player_banned(sender, player_id: int, **kwargs) -> None:
         for row in pending:
             if row.host_id == player_id:
                 notify.tell(row.guest_id, "invitation_withdrawn", id=row.pk)
-    from . import queue  # the queue imports this module
-
-    queue.end_search_of(player_id)
 
 
 def expire_invitation(invitation_id: int) -> None:

@@ -159,6 +159,11 @@ def cancel(player) -> bool:
     return bool(n)
 
 
+def on_player_banned(sender, player_id: int, **kwargs) -> None:
+    """accounts.signals.player_banned: his search ends (the lobby frees his seats)."""
+    end_search_of(player_id)
+
+
 def end_search_of(player_id: int) -> bool:
     """His waiting search ends (a ban); a matched one is dropped by the no-show rule, which
     requeues the others."""

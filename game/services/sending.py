@@ -8,7 +8,6 @@ from django.db import transaction
 from durak_site import realtime
 from game import bots, engine, event_log, frames, turn_news
 from game.models import Game, GameSeat
-from game.services import moves  # the bot move a change queues (moves send their own changes here)
 from lobby import services as lobby_services
 
 
@@ -25,7 +24,7 @@ def publish(game: Game, state: engine.GameState, seats: list[GameSeat] | None = 
         awaited = bots.seats_to_move(state, seats)
         if awaited:
             game_id, version = game.pk, game.version
-            transaction.on_commit(lambda: bots.schedule_moves(game_id, version, awaited, moves.move_bot))
+            transaction.on_commit(lambda: bots.schedule_moves(game_id, version, awaited))
         turn_news.announce(game, state, seats)  # the people awaited now (notifications)
     else:
         table_id = game.table_id

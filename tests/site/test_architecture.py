@@ -1,8 +1,8 @@
 """The dependency direction of docs/ARCHITECTURE.md, checked on every module's imports.
 
 Calls go down (ratings → game → lobby → accounts); news goes up by signals and hooks. A module
-that imports an app above its own, a cycle between apps, or an import guarded against a part of
-the project "not written yet" fails here.
+that imports an app above its own, a cycle between any modules (of one app too), or an import
+guarded against a part of the project "not written yet" fails here.
 """
 
 from __future__ import annotations
@@ -105,6 +105,139 @@ def test_no_getattr_guard_looks_up_a_project_module():
                 guarded.append(f"{rel}:{node.lineno} {node.func.id}({node.args[0].id}, …)")
     assert not guarded, "\n".join(guarded)
 
+
+# ---------------------------------------------------------------------------- cycles between modules
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _runtime_imports(tree: ast.AST):
+    """Every import statement run at some point (module level or inside a function: a deferred import
+    only hides a cycle until run time), except those under ``if TYPE_CHECKING:``, which never run."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            stack.extend(node.orelse)
+            continue
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def import_graph(root: Path, files: list[Path]) -> dict[str, set[str]]:
+    """module → the modules of ``files`` it imports: ``from a.b import c`` names a.b.c when that is a
+    module, else a.b (a package's ``__init__``); relative imports resolved against the package."""
+    names = {}
+    for path in files:
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        if is_package:
+            parts = parts[:-1]
+        names[path] = (".".join(parts), is_package)
+    known = {name for name, _ in names.values()}
+
+    def resolve(name: str) -> str | None:
+        while name and name not in known:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for path, (module, is_package) in names.items():
+        package = module if is_package else module.rpartition(".")[0]
+        edges = graph.setdefault(module, set())
+        for node in _runtime_imports(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            else:
+                base = node.module or ""
+                if node.level:
+                    anchor = package.split(".")[:len(package.split(".")) - (node.level - 1)]
+                    base = ".".join([*anchor, *([base] if base else [])])
+                targets = [f"{base}.{alias.name}" if base else alias.name for alias in node.names]
+            for target in targets:
+                resolved = resolve(target)
+                if resolved is not None and resolved != module:
+                    edges.add(resolved)
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(start: str) -> None:
+        work = [(start, iter(sorted(graph.get(start, ()))))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    cycles.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return sorted(cycles)
+
+
+def _project_files() -> list[Path]:
+    return [path for layer in (*APPS, "durak_site") for path in (ROOT / layer).rglob("*.py")
+            if "/migrations/" not in path.relative_to(ROOT).as_posix()]
+
+
+def test_no_import_cycle_between_modules_even_inside_one_app():
+    """Inside an app too: a cycle that works only because every use is ``module.attr`` at call time,
+    or because one side imports inside a function, breaks on the next innocent change. Imports
+    under ``if TYPE_CHECKING:`` never run and do not count (the engine's type-only imports)."""
+    cycles = import_cycles(import_graph(ROOT, _project_files()))
+    assert not cycles, "import cycles:\n" + "\n".join(" ↔ ".join(group) for group in cycles)
+
+
+def test_the_cycle_check_catches_a_planted_cycle(tmp_path):
+    app = tmp_path / "app"
+    (app / "services").mkdir(parents=True)
+    (app / "__init__.py").write_text("")
+    (app / "services" / "__init__.py").write_text("from .moves import move\nfrom .sending import send\n")
+    (app / "services" / "moves.py").write_text("from app.services import sending\n\ndef move(): sending.send()\n")
+    (app / "services" / "sending.py").write_text("def send():\n    from . import moves  # deferred\n")
+    (app / "engine.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from app import rules\n")
+    (app / "rules.py").write_text("from app import engine\n")
+    (app / "clean.py").write_text("from app.services import moves\n")
+    graph = import_graph(tmp_path, sorted(tmp_path.rglob("*.py")))
+    assert import_cycles(graph) == [["app.services.moves", "app.services.sending"]]  # the deferred import counts
+    (app / "engine.py").write_text("from app import rules\n")  # the same import, now at run time
+    assert ["app.engine", "app.rules"] in import_cycles(import_graph(tmp_path, sorted(tmp_path.rglob("*.py"))))
 
 # what a template may name: {% load lib %}, {% include/extends "app/…" %}, {% url "app:…" %}, {% static "app/…" %}
 TEMPLATE_REFERENCES = re.compile(
