@@ -13,7 +13,14 @@ restarted at once until --duration is over. It prints:
 - action→all-seats-updated: from sending a move to the moment every socket of that table
   (players and spectators) has a state frame of that version or newer,
 - ping→pong on the same sockets (the bare round trip through the consumer: the "echo" baseline),
-- actions/s applied, games finished, and every error frame / failure by code.
+- actions/s applied, games finished, and every error frame / failure by code,
+- with --pids, the server processes' CPU, and their memory (RSS) and open sockets before the
+  benchmark's sockets connected and once all were connected, per person.
+
+--site-socket makes each person's tab also hold a site socket (/ws/site/, a `page` message, a ping
+every 20 s), as a table page did before the table socket carried the site's news: run it against a
+server of that code to compare with one socket per tab. --idle keeps every tab open without
+playing (what an idle connected player costs).
 
 The client is the `websockets` package (a dev dependency), as a browser would connect.
 """
@@ -163,6 +170,30 @@ def _delete_bench_rows(tag: str, keep_finished: bool = False) -> None:
             time.sleep(0.5 * (attempt + 1))
 
 
+def _server_memory(pids: list[int]) -> tuple[float, int]:
+    """(RSS in MB, open sockets) of the server processes (Linux /proc)."""
+    rss_kb, sockets = 0, 0
+    for pid in pids:
+        with open(f"/proc/{pid}/status") as f:
+            rss_kb += next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            with contextlib.suppress(OSError):
+                sockets += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
+    return rss_kb / 1024, sockets
+
+
+def _connections(urls: list[str]) -> int:
+    """Established TCP connections to the servers' ports (Linux /proc/net): the WebSockets held."""
+    ports = {urlparse(u).port for u in urls}
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as f:
+            for line in list(f)[1:]:
+                fields = line.split()
+                count += fields[3] == "01" and int(fields[1].rsplit(":", 1)[1], 16) in ports
+    return count
+
+
 def _cpu_seconds(pids: list[int]) -> float:
     """User + system CPU seconds the server processes have used (Linux /proc)."""
     total = 0
@@ -239,10 +270,14 @@ class Bench:
         self.end = 0.0
         self.start = self.connect_time = 0.0
         self.rng = random.Random(opts["seed"])
+        self.memory_before = self.memory_connected = (0.0, 0)
+        self.connections_before = self.connections = 0
+        self.retries = 0
+        self.failed = 0
 
-    async def open(self, spec: dict, cookie: str):
+    async def open(self, spec: dict, cookie: str, path: str | None = None):
         headers = {"Cookie": f"{settings.SESSION_COOKIE_NAME}={cookie}", "Accept-Language": "en"}
-        path = f"/ws/tables/{spec['table_id']}/"
+        path = path or f"/ws/tables/{spec['table_id']}/"
         if self.opts["inprocess"]:
             return await InProcessWebSocket.connect(path, {"Origin": self.opts["origin"], **headers})
         urls = self.opts["urls"]  # several servers: the sockets of one table are spread over them
@@ -251,14 +286,30 @@ class Bench:
         origin = self.opts["origin"] or page_origin(url)
         return await LibWebSocket.connect(url.rstrip("/") + path, {"Origin": origin, **headers})
 
+    async def open_retrying(self, spec: dict, cookie: str, path: str | None = None, tries: int = 5):
+        """As the page's client does: a refused or timed-out handshake (a loaded server takes longer
+        than daphne's connect timeout) is tried again after a pause."""
+        for attempt in range(tries):
+            try:
+                return await self.open(spec, cookie, path)
+            except Exception:
+                if attempt == tries - 1:
+                    raise
+                self.retries += 1
+                await asyncio.sleep(1 + attempt)
+
     async def socket(self, run: TableRun, i: int) -> None:
         spec = run.spec
         seat = spec["seats"][i]
+        site = None
         try:
             async with self.handshakes:  # ramp up: people do not all arrive in the same second
-                ws = await self.open(spec, spec["cookies"][i])
+                ws = await self.open_retrying(spec, spec["cookies"][i])
+                if self.opts["site_socket"]:
+                    site = await self.open_retrying(spec, spec["cookies"][i], "/ws/site/")
         except Exception as exc:
             self.errors[f"connect:{exc}"[:80]] += 1
+            self.failed += 1
             self._arrived()
             return
         self._arrived()
@@ -279,6 +330,8 @@ class Bench:
                 await ws.send(json.dumps({"type": "ping"}))
 
         side = [asyncio.create_task(pinger())]
+        if site is not None:
+            side.append(asyncio.create_task(self.site_tab(site, spec["table_id"], random.Random(rng.random()))))
         if i == 0 and self.opts["chat_every"]:
             side.append(asyncio.create_task(self.chatter(ws, random.Random(rng.random()))))
         try:
@@ -314,7 +367,7 @@ class Bench:
                         continue
                     view = frame["view"]
                     key = (game_id, frame["version"])
-                    if seat is None or not view["legal"] or key in acted:
+                    if seat is None or not view["legal"] or key in acted or self.opts["idle"]:
                         continue
                     if view["phase"] == "check":
                         continue
@@ -332,6 +385,30 @@ class Bench:
                 task.cancel()
             with contextlib.suppress(Exception):
                 await ws.close()
+            if site is not None:
+                with contextlib.suppress(Exception):
+                    await site.close()
+
+    async def site_tab(self, site, table_id: int, rng: random.Random) -> None:
+        """The site socket a table page held beside its table socket: the page's path, a ping every
+        20 s, and its frames read (the site's news, pongs)."""
+        async def read() -> None:
+            while True:
+                frame = json.loads(await site.recv())
+                if frame.get("type") == "error":
+                    self.errors[f"site:{frame.get('code')}"] += 1
+
+        reader = asyncio.create_task(read())
+        try:
+            await site.send(json.dumps({"type": "page", "path": f"/tables/{table_id}/"}))
+            await asyncio.sleep(20 * rng.random())
+            while time.perf_counter() < self.end:
+                await site.send(json.dumps({"type": "ping"}))
+                await asyncio.sleep(20)
+        except ConnectionError as exc:
+            self.errors[f"site:{exc}"[:80]] += 1
+        finally:
+            reader.cancel()
 
     def _arrived(self) -> None:
         self.arrived += 1
@@ -340,6 +417,10 @@ class Bench:
             self.end = self.start + self.opts["duration"]
             self.connect_time = self.start - self.t_connect
             self.cpu_start = _cpu_seconds(self.opts["pids"])
+            if self.opts["pids"]:
+                self.memory_connected = _server_memory(self.opts["pids"])
+            if not self.opts["inprocess"]:
+                self.connections = _connections(self.opts["urls"])
             self.all_connected.set()
 
     async def _act(self, ws, sent: dict, msg_id: str, version: int, action: dict, think: float) -> None:
@@ -358,6 +439,10 @@ class Bench:
         self.handshakes = asyncio.Semaphore(self.opts["connect_concurrency"])
         self.all_connected = asyncio.Event()
         self.arrived, self.expected = 0, sum(r.n for r in runs)
+        if self.opts["pids"]:
+            self.memory_before = _server_memory(self.opts["pids"])
+        if not self.opts["inprocess"]:
+            self.connections_before = _connections(self.opts["urls"])
         self.t_connect = time.perf_counter()
         self.end = self.t_connect + 3600  # set once every socket is connected
         await asyncio.gather(*(self.socket(r, i) for r in runs for i in range(r.n)))
@@ -400,6 +485,11 @@ class Command(BaseCommand):
         parser.add_argument("--json", default="", help="append the figures as one JSON line to this file")
         parser.add_argument("--connect-concurrency", type=int, default=10,
                             help="WebSocket handshakes in flight at once while connecting")
+        parser.add_argument("--site-socket", action="store_true",
+                            help="each person's tab also holds a site socket (/ws/site/), as a table page did "
+                                 "before the table socket carried the site's news")
+        parser.add_argument("--idle", action="store_true",
+                            help="nobody moves: tabs held open, pinging (the cost of a connected player)")
         parser.add_argument("--keep-finished", action="store_true",
                             help="keep the tables where a game finished, with their players (post-game analyses "
                                  "to queue: scripts/bench-live --analysis)")
@@ -455,13 +545,30 @@ class Command(BaseCommand):
         if cpu_ms is not None:
             self.stdout.write(f"server CPU: {bench.cpu:.1f} s over {elapsed:.1f} s "
                               f"({100 * bench.cpu / elapsed:.0f} % of one core), {cpu_ms:.1f} ms per action")
+        people = sum(len(s["cookies"]) for s in specs) - bench.failed  # the people connected
+        self.stdout.write(f"handshakes tried again: {bench.retries}; people who never connected: {bench.failed}")
+        if o["pids"] and people:
+            (rss0, fds0), (rss1, fds1) = bench.memory_before, bench.memory_connected
+            websockets = (bench.connections - bench.connections_before) / people
+            self.stdout.write(f"server: {rss1:.0f} MB RSS, {fds1} sockets with {people} people connected "
+                              f"(before: {rss0:.0f} MB, {fds0}); per person {websockets:.2f} WebSockets, "
+                              f"{1024 * (rss1 - rss0) / people:.0f} KB, {(fds1 - fds0) / people:.2f} sockets of "
+                              f"the server (its database and Redis connections too), "
+                              f"{1000 * bench.cpu / elapsed / people:.2f} ms CPU a second")
         refused = sum(bench.errors.values())
         self.stdout.write(f"errors: {refused}" + (f" {dict(bench.errors)}" if refused else ""))
         if o["json"]:
             row = {"tables": len(specs), "servers": len(o["url"].split(",")), "seconds": round(elapsed, 1),
                    "actions_per_s": round(bench.actions / elapsed, 1), "errors": refused,
                    "cpu_ms_per_action": round(cpu_ms, 2) if cpu_ms is not None else None,
-                   "load": [round(x, 1) for x in os.getloadavg()]}
+                   "load": [round(x, 1) for x in os.getloadavg()], "people": people,
+                   "error_codes": dict(bench.errors.most_common(5)), "handshake_retries": bench.retries}
+            if o["pids"] and people:
+                (rss0, fds0), (rss1, fds1) = bench.memory_before, bench.memory_connected
+                row.update(websockets_per_person=round((bench.connections - bench.connections_before) / people, 2),
+                           rss_mb=round(rss1, 1), rss_kb_per_person=round(1024 * (rss1 - rss0) / people, 1),
+                           sockets_per_person=round((fds1 - fds0) / people, 2),
+                           cpu_ms_per_person_s=round(1000 * bench.cpu / elapsed / people, 3))
             for name, values in (("ack", bench.ack), ("all", bench.all_updated), ("pong", bench.pong)):
                 row[f"{name}_p50_ms"] = round(_pct(values, .5) * ms, 1)
                 row[f"{name}_p99_ms"] = round(_pct(values, .99) * ms, 1)
