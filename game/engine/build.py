@@ -30,7 +30,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 # compiled by mypyc; TYPED are type-checked with them (the compiled code relies on their types)
 COMPILED = ("cards", "seats", "events", "state", "checks", "flow", "actions", "views", "deal",
-            "cheater", "bots/rollout", "bots/tree", "bots/endgame")
+            "cheater", "reads", "bots/rollout", "bots/tree", "bots/endgame")
 TYPED = ("rules", "types", "errors")
 STAMP = "native.sha256"
 

@@ -78,3 +78,5 @@ class View(TypedDict):
     cheater: CheaterView
     moves: int
     known: dict[str, list[str]]
+    reads: list[list[Any]]  # reads.py: [seat, kind, card mask, drawn]
+    drawn: list[int]  # cards each seat drew from the stock

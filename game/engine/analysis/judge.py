@@ -1,8 +1,10 @@
 """One decision judged from the deciding seat's information set only.
 
 The judge is given ``view_for(state, seat)`` and nothing else, so an estimate can never lean on a
-card the seat could not know: the worlds it plays are dealt by the expert's sampler (bots/sample.py:
-own hand, table, the discard memory, the cards seen going to others, the counts). For every move
+card the seat could not know: the worlds it plays are dealt by the expert's belief (bots/belief.py: the sampler's worlds
+consistent with the own hand, table, discard memory, the cards seen going to others and the counts,
+kept in proportion to how well they explain the other seats' past moves, as a strong player reads
+the table). For every move
 compared it estimates the seat's chance of not being the durak:
 
 - heads-up with the stock down to the face-up trump the one world is the real one: the exact
@@ -22,6 +24,7 @@ import random
 from dataclasses import dataclass
 
 from game.engine.actions import apply_action
+from game.engine.bots.belief import POOL, Belief
 from game.engine.bots.endgame import Solver, solvable
 from game.engine.bots.rollout import playout, value
 from game.engine.bots.sample import Sampler
@@ -42,6 +45,7 @@ class Budget:
     target: float = 0.05
     max_nodes: int = 30000
     max_moves: int = 6
+    belief: int = POOL  # uniform worlds dealt per world kept (bots/belief.py); 1: uniform worlds
 
 
 @dataclass
@@ -110,7 +114,7 @@ def confirm(view: View, played: Action, best: Action, seed: str, budget: Budget)
 
 def _sample(view: View, moves: list[Action], played: int, seed: str, budget: Budget) -> Judgement | None:
     seat = int(view["seat"] or 0)
-    sampler = Sampler(view)
+    sampler = Belief(view, pool=budget.belief) if budget.belief > 1 else Sampler(view)
     rng = random.Random(seed)
     scores: list[list[float]] = [[] for _ in moves]  # per move, per world (None-free: all or none)
     active = list(range(len(moves)))

@@ -33,6 +33,7 @@ import time
 
 from game.engine.actions import apply_action
 from game.engine.bots.base import Bot, honest_actions, settled_move
+from game.engine.bots.belief import POOL, Belief
 from game.engine.bots.endgame import Solver, heads_up_honest, solvable
 from game.engine.bots.heuristic import HeuristicBot
 from game.engine.bots.rollout import COST, playout, value
@@ -54,9 +55,10 @@ class ExpertBot(Bot):
     """Flat determinized Monte Carlo with a habit-driven playout; see the module docstring."""
 
     name = "expert"
-    # deals the worlds from a view; a measuring tool may give it the true state instead
-    # (tools/oracle.py), which no bot the server runs ever does
-    sampler: type[Sampler] = Sampler
+    # deals the worlds from a view (bots/belief.py: weighed by the other seats' reads); a
+    # measuring tool may give it the true state instead (tools/oracle.py), which no bot the
+    # server runs ever does
+    sampler: type[Sampler] = Belief
 
     def __init__(
         self,
@@ -70,7 +72,12 @@ class ExpertBot(Bot):
         pimc_stock: int = 6,
         pimc_worlds: int = 12,
         pimc_tree: int = 200,
+        belief: int = POOL,
+        weigh: bool = False,
     ) -> None:
+        self.belief = belief  # uniform worlds dealt per world kept (bots/belief.py); 1: uniform
+        # instead, uniform worlds whose votes count by the belief's weight (importance weights)
+        self.weigh = weigh
         self.tree = tree
         self.pimc_stock = pimc_stock
         self.pimc_worlds = pimc_worlds
@@ -103,7 +110,7 @@ class ExpertBot(Bot):
         ``pimc_stock`` cards in the stock, a tree search in each of several worlds votes
         (``world_trees``)."""
         seat = int(view["seat"] or 0)  # a bot's view always has its seat
-        sampler = self.sampler(view)
+        sampler = self.worlds(view)
         world = sampler.deal(rng)
         if solvable(world):
             found = Solver(seat, self.max_nodes).best(world, moves)
@@ -117,6 +124,9 @@ class ExpertBot(Bot):
                 return voted
         totals = [0.0] * len(moves)
         worlds = failures = 0
+        weigh = self.weigh and isinstance(sampler, Belief)
+        deal = sampler.uniform if weigh and isinstance(sampler, Belief) else sampler.deal
+        mass = 0.0
         # playouts grow with the seats left: keep the time per decision about level (scaled by
         # 3 / (seats left + 1): 4 seats play 3/5 of the heads-up budget)
         active = int(view["players"]) - len(view["out"])
@@ -124,7 +134,7 @@ class ExpertBot(Bot):
         budget = max(playouts // len(moves), self.min_worlds)
         deadline = time.process_time() + self.time_limit
         while worlds < budget and failures < 4 * budget:
-            world = sampler.deal(rng)
+            world = deal(rng)
             seed = rng.getrandbits(48)
             scores = []
             for a in moves:
@@ -137,16 +147,27 @@ class ExpertBot(Bot):
                 failures += 1
                 continue
             worlds += 1
+            w = sampler.weight(world) if weigh and isinstance(sampler, Belief) else 1.0
+            mass += w
             for k, v in enumerate(scores):
-                totals[k] += v
+                totals[k] += w * v
             if time.process_time() > deadline:
                 break
         if not worlds:
             return None
         if habit in moves:  # the heuristic's move wins ties and near-ties (sampling noise)
-            totals[moves.index(habit)] += self.prior * worlds
+            totals[moves.index(habit)] += self.prior * mass
         best = max(range(len(moves)), key=lambda k: (totals[k], -k))
         return moves[best]
+
+    def worlds(self, view: View) -> Sampler:
+        """The dealer of this decision's worlds: the belief (``belief`` uniform worlds dealt per
+        world kept), the uniform sampler with ``belief=1``."""
+        if self.sampler is Belief:
+            if self.weigh:
+                return Belief(view, pool=1)
+            return Belief(view, pool=self.belief) if self.belief > 1 else Sampler(view)
+        return self.sampler(view)
 
     def world_trees(
         self, sampler: Sampler, seat: int, moves: list[Action], rng: random.Random
