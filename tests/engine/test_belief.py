@@ -8,11 +8,16 @@ seven, and the belief says so well above the uniform chance.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from game.engine import GameState, Rules, apply_action, new_game, view_for
+from game.engine.analysis.bench import record_game
+from game.engine.analysis.judge import Budget
+from game.engine.analysis.review import judge_decision, plan
 from game.engine.bots import bot_for
 from game.engine.bots.belief import Belief
 from game.engine.bots.expert import ExpertBot
+from game.engine.bots.rollout import playout, value
 from game.engine.bots.sample import Sampler
 from game.engine.cards import CARD_CODE, DECK_MASK, bits, from_strs
 from tests.engine.test_analysis import _hide_differently
@@ -151,3 +156,37 @@ def test_a_thrower_the_rules_do_not_await_is_read_as_holding_none_of_the_ranks()
     sixes = from_strs(["6S"]) & ~s.known
     uniform, believed = _chance_of(view, 1, lambda hand: bool(hand & sixes), worlds=2000)
     assert uniform > 0.1 and believed < 0.4 * uniform, (uniform, believed)
+
+
+def _decision(game: int, step: int):
+    initial, log = record_game(Rules(), 2, game, {1: "heuristic", 2: "heuristic"})
+    return next(d for d in plan(initial, log, seats=[1]).decisions if d.step == step)
+
+
+def _true_chance(d, action, deals: int = 200) -> float:
+    """The move's chance in the true deal (every hand as it was; the stock order, which nobody
+    knows, shuffled), played out with the expert's habits."""
+    total = 0.0
+    for k in range(deals):
+        w = d.state.copy()
+        w.reads = None
+        stock = list(w.stock[:-1])
+        random.Random(k).shuffle(stock)
+        w.stock = (*stock, w.stock[-1])
+        total += value(playout(apply_action(w, d.seat, action), random.Random(k)), d.seat)
+    return total / deals
+
+
+def test_the_judge_reading_the_table_no_longer_marks_a_pass_the_true_deal_favours():
+    """Seeded heuristic games where seat 1 kept its trump (passed) on a covered table: judged on
+    uniform worlds the pass is a mistake (throw the trump in), judged on the belief's worlds (the
+    opponent's covers, leads and the ranks he could not throw in) it is not, and in the true deal
+    the pass is indeed at least as good."""
+    for game, step, trump in ((5, 22, "6S"), (7, 28, "8S")):
+        d = _decision(game, step)
+        assert d.action == {"type": "pass"}
+        uniform = judge_decision(d, "find", replace(Budget(), belief=1))
+        believed = judge_decision(d, "find", Budget())
+        assert uniform["mark"] and not believed["mark"], (game, uniform, believed)
+        throw = {"type": "attack", "card": trump}
+        assert _true_chance(d, d.action) >= _true_chance(d, throw)

@@ -22,6 +22,7 @@ import math
 import random
 
 from game.engine.bots.sample import Sampler
+from game.engine.cards import DECK_MASK
 from game.engine.state import GameState
 from game.engine.types import View
 
@@ -54,12 +55,13 @@ class Belief(Sampler):
         counts = view["hand_counts"]
         # per read: (seat index, mask of hidden cards it is about, log-likelihood by k)
         terms: list[tuple[int, int, tuple[float, ...]]] = []
+        deck = DECK_MASK[self.rules.deck_size]
         for seat, kind, mask, at in view.get("reads") or []:
             j = int(seat) - 1
             p = model.get(kind)
             if j == self.me or j in out or p is None or not 0 <= j < self.n or p >= 1.0:
                 continue
-            hidden = int(mask) & ~self.known[j] & ~self.held & ~self.gone
+            hidden = int(mask) & deck & ~self.known[j] & ~self.held & ~self.gone
             if not hidden:
                 continue
             unseen = int(counts[str(j + 1)]) - self.known[j].bit_count()
