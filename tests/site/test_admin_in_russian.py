@@ -42,6 +42,10 @@ TITLES = {
     "social.friendship": "дружбу",
     "social.searchrequest": "заявку на поиск игры",
     "social.invitation": "приглашение",
+    "social.dodge": "уклонение",
+    "tournaments.tournament": "турнир",
+    "tournaments.entry": "участие в турнире",
+    "tournaments.schedulerow": "турнир по расписанию",
 }
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ import pytest
 
 from tests.site.test_gender_neutral_texts import ROOT
 
-APPS = ("accounts", "analysis", "chat", "game", "lobby", "ratings", "social", "notifications", ".")
+APPS = ("accounts", "analysis", "chat", "game", "lobby", "ratings", "social", "notifications", "tournaments", ".")
 GENDERED = re.compile(r"\b(?:he|him|his|himself|she|her|herself)\b", re.I)
 
 

@@ -44,7 +44,7 @@ def fire_warn(event_id: int) -> bool:
             toast = {}
             for lang in ("ru", "en"):
                 with translation.override(lang):
-                    toast[lang] = _("«%(name)s» starts in a minute.") % {"name": event.name}
+                    toast[lang] = _("“%(name)s” starts in a minute.") % {"name": event.name}
             announce.tell(players, "tournament_soon", tournament=event.pk, toast=toast,
                           url=f"/tournaments/{event.pk}/", starts_at=event.starts_at.isoformat())
     return True
