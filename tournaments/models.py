@@ -48,7 +48,7 @@ class Tournament(models.Model):
     minutes = models.PositiveSmallIntegerField(default=30)  # an arena's length
     rounds = models.PositiveSmallIntegerField(default=5)  # a Swiss' rounds
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED, db_index=True)
-    # deadline columns, fired by tournaments.firings (start, end, the next Swiss round, the warning)
+    # deadline columns, registered in tournaments/deadlines.py (start, end, next Swiss round, warning)
     start_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     end_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     round_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
