@@ -20,6 +20,7 @@ from durak_site import realtime
 from game import engine, move_log
 from game.engine.hints import why_not
 from game.models import Game, GameEvent, GameSeat
+from lobby.table_settings import TURN_SECONDS
 
 DISCONNECT_NOTICE_SECONDS = 15  # docs/RULES.md#disconnect: after 15 s offline everyone sees it
 DISCONNECT_TAKEOVER_SECONDS = 60  # docs/RULES.md#disconnect: then a bot plays his seat
@@ -138,9 +139,9 @@ def check_seconds() -> float:
 
 
 def turn_seconds(game: Game, seats: list[int] | None = None) -> float:
-    """The turn clock of a game (its table's setting; 30 s for a game recorded without one), halved
-    when a seat it runs for (`seats`, else the running deadline's) halved its own clock."""
-    full = float(game.turn_seconds or 30)
+    """The turn clock of a game (its table's setting; the default for a game recorded without one),
+    halved when a seat it runs for (`seats`, else the running deadline's) halved its own clock."""
+    full = float(game.turn_seconds or TURN_SECONDS.default)
     halved = game.halved_seats or ()
     running = game.deadline_seats if seats is None else seats
     return full / 2 if halved and any(s in halved for s in running or ()) else full

@@ -8,6 +8,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from lobby import table_settings
+
 
 class Game(models.Model):
     class Status(models.TextChoices):
@@ -15,9 +17,7 @@ class Game(models.Model):
         FINISHED = "finished", _("finished")
         ABORTED = "aborted", _("aborted")
 
-    class DisconnectPolicy(models.TextChoices):
-        LOSE = "lose", _("loss after 30 s")
-        BOT = "bot", _("a bot plays after 15 + 60 s")
+    DisconnectPolicy = table_settings.DisconnectPolicy  # the table's setting, frozen at the start
 
     class DeadlineKind(models.TextChoices):
         TURN = "turn", _("turn")
@@ -35,7 +35,7 @@ class Game(models.Model):
     deadline_kind = models.CharField(max_length=10, choices=DeadlineKind.choices, blank=True)
     deadline_seats = models.JSONField(default=list, blank=True)  # seats the deadline runs for
     result = models.JSONField(null=True, blank=True)  # engine result + server facts (who left/timed out)
-    turn_seconds = models.PositiveSmallIntegerField(default=30)  # the table's turn timer, frozen at the start
+    turn_seconds = models.PositiveSmallIntegerField(default=table_settings.TURN_SECONDS.default)  # frozen at the start
     disconnect_policy = models.CharField(max_length=10, choices=DisconnectPolicy.choices,
                                          default=DisconnectPolicy.LOSE)  # the table's, frozen at the start
     rating_on = models.BooleanField(default=True)  # the table's «На рейтинг», frozen at the start (off: unrated)

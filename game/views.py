@@ -24,6 +24,7 @@ from django.views.decorators.http import require_POST
 
 from durak_site.errors import CATALOGUE, ServiceError
 from lobby.services import REMATCH_SECONDS
+from lobby.table_settings import TURN_SECONDS
 
 from . import access, services
 from .engine.hints import why_not
@@ -296,7 +297,7 @@ def table_context(request: HttpRequest, table, game: Game | None = None, seat: i
         "table_id": table.pk,
         "game_id": game.pk if game else None,
         "seat": seat,
-        "turn_seconds": table.turn_seconds or 30,
+        "turn_seconds": table.turn_seconds or TURN_SECONDS.default,
         "server_now": timezone.now().isoformat(),
         "table_status": getattr(table, "status", ""),
         "rematch_deadline": rematch_deadline.isoformat() if rematch_deadline else None,
@@ -357,7 +358,7 @@ def leave(request: HttpRequest, game_id: int) -> HttpResponse:
 class _SampleTable:
     """Stands in for a lobby Table in the harness (only the attributes the template reads)."""
 
-    def __init__(self, pk: int, name: str, turn_seconds: int = 30) -> None:
+    def __init__(self, pk: int, name: str, turn_seconds: int = TURN_SECONDS.default) -> None:
         self.pk = self.id = pk
         self.name = name
         self.turn_seconds = turn_seconds
@@ -397,7 +398,7 @@ def dev_table(request: HttpRequest) -> HttpResponse:
         "table_id": 0,
         "game_id": frame.get("game_id"),
         "seat": seat,
-        "turn_seconds": 30,
+        "turn_seconds": TURN_SECONDS.default,
         "server_now": timezone.now().isoformat(),
         "table_status": "rematch" if frame["view"].get("result") else "playing",
         "rules_url": _lobby_url("lobby:rules"),

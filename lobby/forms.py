@@ -11,7 +11,8 @@ from game.engine.rules import RULE_CHOICES, Rules
 
 from .models import Table
 from .presets import DEFAULT_PRESET, PRESETS
-from .rule_texts import RULE_LABELS, TABLE_LABELS, decode, encode, value_label
+from .rule_texts import RULE_LABELS, decode, encode, value_label
+from .table_settings import DISCONNECT, PRIVATE, RULES_SETTER, SEATS, SERIES, START, TURN_SECONDS
 
 AS_PRESET = ""  # "use the preset's value"
 
@@ -48,31 +49,20 @@ class TableSettingsForm(forms.Form):
         if not editing:
             self.fields["name"] = forms.CharField(label=_("Table name"), max_length=60, required=False,
                                                   help_text=_("Optional; shown in the lobby."))
-        seat_choices = [(str(n), str(n)) for n in range(2, 7)]
-        self.fields["seats_count"] = forms.TypedChoiceField(
-            label=TABLE_LABELS["seats_count"][0], help_text=TABLE_LABELS["seats_count"][1],
-            choices=([(AS_PRESET, _("as in the preset"))] if not editing else []) + seat_choices,
-            coerce=int, empty_value=None, required=False)
+        as_preset = [] if editing else [(AS_PRESET, _("as in the preset"))]
+        for setting in (SEATS, SERIES):  # a preset may set these
+            self.fields[setting.key] = forms.TypedChoiceField(
+                label=setting.label, help_text=setting.help, choices=as_preset + setting.choices(), coerce=int,
+                empty_value=None, required=False)
         self.fields["turn_seconds"] = forms.TypedChoiceField(
-            label=TABLE_LABELS["turn_seconds"][0], help_text=TABLE_LABELS["turn_seconds"][1],
-            choices=[("30", _("30 s")), ("60", _("60 s")), ("90", _("90 s"))], coerce=int, initial="30")
-        self.fields["disconnect_policy"] = forms.ChoiceField(
-            label=TABLE_LABELS["disconnect_policy"][0], help_text=TABLE_LABELS["disconnect_policy"][1],
-            choices=Table.DisconnectPolicy.choices, initial=Table.DisconnectPolicy.BOT)
-        self.fields["rules_setter"] = forms.ChoiceField(
-            label=TABLE_LABELS["rules_setter"][0], help_text=TABLE_LABELS["rules_setter"][1],
-            choices=Table.RulesSetter.choices, initial=Table.RulesSetter.HOST)
-        self.fields["start_policy"] = forms.ChoiceField(
-            label=TABLE_LABELS["start_policy"][0], help_text=TABLE_LABELS["start_policy"][1],
-            choices=Table.StartPolicy.choices, initial=Table.StartPolicy.ALL_READY)
-        self.fields["series_length"] = forms.TypedChoiceField(
-            label=TABLE_LABELS["series_length"][0], help_text=TABLE_LABELS["series_length"][1],
-            choices=([(AS_PRESET, _("as in the preset"))] if not editing else [])
-            + [("1", _("single game")), ("3", "3"), ("5", "5"), ("10", "10"), ("30", "30")],
-            coerce=int, empty_value=None, required=False)
+            label=TURN_SECONDS.label, help_text=TURN_SECONDS.help, choices=TURN_SECONDS.choices(), coerce=int,
+            initial=str(TURN_SECONDS.default))
+        for setting in (DISCONNECT, RULES_SETTER, START):
+            self.fields[setting.key] = forms.ChoiceField(label=setting.label, help_text=setting.help,
+                                                         choices=setting.choices(), initial=setting.default)
         if not editing:
-            self.fields["private"] = forms.BooleanField(
-                label=TABLE_LABELS["private"][0], help_text=TABLE_LABELS["private"][1], required=False)
+            self.fields["private"] = forms.BooleanField(label=PRIVATE.label, help_text=PRIVATE.help,
+                                                        required=False, initial=PRIVATE.default)
         for key in RULE_CHOICES:
             self.fields[f"rule_{key}"] = _rule_field(key, editing=editing)
 
@@ -152,4 +142,4 @@ class TableSettingsForm(forms.Form):
 
 
 FILTER_VARIANTS = [("", _("any variant")), ("podkidnoy", _("podkidnoy")), ("perevodnoy", _("perevodnoy"))]
-FILTER_PLAYERS = [("", _("any size"))] + [(str(n), str(n)) for n in range(2, 7)]
+FILTER_PLAYERS = [("", _("any size"))] + SEATS.choices()

@@ -9,6 +9,8 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from lobby import table_settings as ts
+
 
 class Table(models.Model):
     class Status(models.TextChoices):
@@ -18,31 +20,24 @@ class Table(models.Model):
         REMATCH = "rematch", _("rematch offer")
         CLOSED = "closed", _("closed")
 
-    class RulesSetter(models.TextChoices):
-        HOST = "host", _("the host")  # docs/RULES.md#rules-setter
-        LOWEST_SEAT = "lowest_seat", _("the human in the lowest seat")  # docs/RULES.md#rules-setter
-
-    class StartPolicy(models.TextChoices):
-        ALL_READY = "all_ready", _("when everyone is ready")  # docs/RULES.md#start
-        FULL_CONNECTED = "full_connected", _("when all seats are filled and connected")  # docs/RULES.md#start
-
-    class DisconnectPolicy(models.TextChoices):
-        LOSE = "lose", _("loss after 30 s")  # docs/RULES.md#disconnect
-        BOT = "bot", _("a bot plays after 15 + 60 s")  # docs/RULES.md#disconnect
+    # the settings' choices, defaults and words: lobby/table_settings.py
+    RulesSetter = ts.RulesSetter
+    StartPolicy = ts.StartPolicy
+    DisconnectPolicy = ts.DisconnectPolicy
 
     name = models.CharField(max_length=60, blank=True)
     host = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="hosted_tables")
     preset = models.CharField(max_length=30, blank=True)
     rules = models.JSONField(default=dict)  # engine Rules keyword names (game.engine.Rules.to_dict())
-    seats_count = models.PositiveSmallIntegerField(default=4)
-    turn_seconds = models.PositiveSmallIntegerField(default=30)
+    seats_count = models.PositiveSmallIntegerField(default=ts.SEATS.default)
+    turn_seconds = models.PositiveSmallIntegerField(default=ts.TURN_SECONDS.default)
     disconnect_policy = models.CharField(max_length=10, choices=DisconnectPolicy.choices,
-                                         default=DisconnectPolicy.BOT)  # the club rule: docs/RULES.md#disconnect
-    rules_setter = models.CharField(max_length=12, choices=RulesSetter.choices, default=RulesSetter.HOST)
-    start_policy = models.CharField(max_length=16, choices=StartPolicy.choices, default=StartPolicy.ALL_READY)
-    series_length = models.PositiveSmallIntegerField(default=1)  # 1 = single game; Quartet: 30 (docs/RULES.md#series)
-    private = models.BooleanField(default=False)
+                                         default=ts.DISCONNECT.default)  # the club rule: docs/RULES.md#disconnect
+    rules_setter = models.CharField(max_length=12, choices=RulesSetter.choices, default=ts.RULES_SETTER.default)
+    start_policy = models.CharField(max_length=16, choices=StartPolicy.choices, default=ts.START.default)
+    series_length = models.PositiveSmallIntegerField(default=ts.SERIES.default)  # Quartet: 30 (docs/RULES.md#series)
+    private = models.BooleanField(default=ts.PRIVATE.default)
     rated = models.BooleanField(default=True)  # off: its games are unrated (a search's «На рейтинг» unticked)
     matched = models.BooleanField(default=False)  # made by the search: its settings are the search's, locked
     invite_code = models.CharField(max_length=32, blank=True, db_index=True)
@@ -61,8 +56,10 @@ class Table(models.Model):
         verbose_name = _("table")
         verbose_name_plural = _("tables")
         constraints = [
-            models.CheckConstraint(condition=Q(seats_count__gte=2, seats_count__lte=6), name="table_seats_2_6"),
-            models.CheckConstraint(condition=Q(turn_seconds__in=[30, 60, 90]), name="table_turn_seconds"),
+            models.CheckConstraint(condition=Q(seats_count__gte=min(ts.SEATS.values),
+                                               seats_count__lte=max(ts.SEATS.values)), name="table_seats_2_6"),
+            models.CheckConstraint(condition=Q(turn_seconds__in=list(ts.TURN_SECONDS.values)),
+                                   name="table_turn_seconds"),
         ]
 
     def __str__(self) -> str:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
+from lobby.table_settings import TABLE_SETTINGS
+
 # key: (label, one-line explanation, sources)
 RULE_LABELS: dict[str, tuple] = {
     "deck_size": (_("Deck"), _("24 (nines to aces), 36 (sixes to aces) or 52 cards (twos to aces)."),
@@ -97,15 +99,7 @@ def bot_level_label(code: str) -> str:
     """The name people read for a bot seat's level."""
     return str(BOT_LEVELS.get(code) or ENGINE_BOT_NAMES.get(code) or code)
 
-TABLE_LABELS: dict[str, tuple] = {
-    "seats_count": (_("Seats"), _("2 to 6 players; pairs need exactly 4.")),
-    "turn_seconds": (_("Turn timer"), _("Seconds for each action: 30, 60 or 90.")),
-    "disconnect_policy": (_("Disconnect"), _("Lose the game after 30 s away, or a bot plays your seat from 15 + 60 s away until you return.")),
-    "rules_setter": (_("Who sets the rules"), _("The host, or the person in the lowest-numbered seat.")),
-    "start_policy": (_("Start"), _("When everyone has pressed “Ready”, or as soon as every seat is taken and connected.")),
-    "series_length": (_("Series"), _("A single game, or a series of games with standings (the quartet club plays 30).")),
-    "private": (_("Private"), _("Only people with the invite link can find and join the table.")),
-}
+TABLE_LABELS: dict[str, tuple] = {key: (s.label, s.help) for key, s in TABLE_SETTINGS.items()}  # lobby/table_settings.py
 
 
 def value_label(key: str, value) -> str:

@@ -24,6 +24,7 @@ from .forms import FILTER_PLAYERS, FILTER_VARIANTS, TableSettingsForm
 from .models import Seat, Table
 from .presets import PRESETS
 from .rule_texts import BOT_LEVELS, RULE_LABELS, TABLE_LABELS, value_label
+from .table_settings import PRIVATE, TABLE_SETTINGS
 
 LIST_LIMIT = 60
 INVITES_KEY = services.INVITES_KEY
@@ -64,14 +65,7 @@ def _rows(table: Table) -> list[tuple]:
     preset = PRESETS.get(table.preset)
     rows = [
         (_("Preset"), preset.name if preset else _("custom rules"), preset.description if preset else ""),
-        (TABLE_LABELS["seats_count"][0], table.seats_count, TABLE_LABELS["seats_count"][1]),
-        (TABLE_LABELS["turn_seconds"][0], _("%(n)s s") % {"n": table.turn_seconds}, TABLE_LABELS["turn_seconds"][1]),
-        (TABLE_LABELS["disconnect_policy"][0], table.get_disconnect_policy_display(),
-         TABLE_LABELS["disconnect_policy"][1]),
-        (TABLE_LABELS["rules_setter"][0], table.get_rules_setter_display(), TABLE_LABELS["rules_setter"][1]),
-        (TABLE_LABELS["start_policy"][0], table.get_start_policy_display(), TABLE_LABELS["start_policy"][1]),
-        (TABLE_LABELS["series_length"][0],
-         _("single game") if table.series_length == 1 else table.series_length, TABLE_LABELS["series_length"][1]),
+        *[(s.label, s.label_of(getattr(table, s.key)), s.help) for s in TABLE_SETTINGS.values() if s is not PRIVATE],
     ]
     for key in RULE_CHOICES:
         label, help_text, _src = RULE_LABELS[key]

@@ -18,16 +18,18 @@ import heapq
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from lobby.table_settings import SEATS, TURN_SECONDS  # the tables' allowed values and defaults
+
 WINDOW_START = 100
 WINDOW_STEP = 50
 WINDOW_EVERY = 5.0
 WINDOW_OPEN_AFTER = 60.0
 DEFAULT_PLAYERS_WHEN_FILLING = 4  # "any number" filled with bots: the old quick play's four seats
-DEFAULT_VARIANT, DEFAULT_DECK, DEFAULT_TIMER = "podkidnoy", 36, 30
+DEFAULT_VARIANT, DEFAULT_DECK, DEFAULT_TIMER = "podkidnoy", 36, TURN_SECONDS.default
 VARIANTS = ("podkidnoy", "perevodnoy")
-PLAYERS = (2, 3, 4, 5, 6)
+PLAYERS = SEATS.values
 DECKS = (24, 36, 52)
-TIMERS = (30, 60, 90)
+TIMERS = TURN_SECONDS.values
 BOT_FILLS = (0, 15, 30, 60)
 MAX_PLAYERS_FOR_DECK = {24: 4, 36: 6, 52: 6}
 EXAMINE_PER_HEAD = 64  # candidates one head is compared with, nearest in rating first

@@ -42,7 +42,8 @@ ARRIVE_SECONDS = 10
 LEAVE_GRACE_SECONDS = 5  # no tab open for this long: he left the queue (a page change reopens at once)
 MATCH_LIMIT = 500  # waiting requests one matcher looks at
 PAIR_WINDOW = timedelta(days=1)
-DEFAULTS = {"variant": "", "players": ANY, "deck": 36, "turn_seconds": 30, "rated": True, "bot_fill": 30}
+DEFAULTS = {"variant": "", "players": ANY, "deck": 36, "turn_seconds": matching.DEFAULT_TIMER, "rated": True,
+            "bot_fill": 30}
 PRESENCE_STALE = 90  # seconds without a beat (every 35 s) from any of his tabs: his count is not believed any more
 QUEUE_GROUP = queue_news.QUEUE_GROUP
 LIVE = (SearchRequest.Status.WAITING, SearchRequest.Status.MATCHED)

@@ -12,6 +12,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from lobby import table_settings
+
 
 class Format(models.TextChoices):
     ARENA = "arena", _("Arena")
@@ -24,7 +26,7 @@ class Variant(models.TextChoices):
 
 
 DECKS = ((24, "24"), (36, "36"), (52, "52"))
-TURN_SECONDS = ((30, "30"), (60, "60"), (90, "90"))
+TURN_SECONDS = tuple((s, str(s)) for s in table_settings.TURN_SECONDS.values)  # the tables' timers
 ARENA_MINUTES = (20, 30, 45, 60, 90)
 SWISS_ROUNDS = (3, 4, 5, 6, 7, 9)
 
@@ -42,7 +44,7 @@ class Tournament(models.Model):
     format = models.CharField(max_length=8, choices=Format.choices, default=Format.ARENA)
     variant = models.CharField(max_length=12, choices=Variant.choices, default=Variant.PODKIDNOY)
     deck_size = models.PositiveSmallIntegerField(choices=DECKS, default=36)
-    turn_seconds = models.PositiveSmallIntegerField(choices=TURN_SECONDS, default=30)
+    turn_seconds = models.PositiveSmallIntegerField(choices=TURN_SECONDS, default=table_settings.TURN_SECONDS.default)
     cheater = models.BooleanField(default=False)
     starts_at = models.DateTimeField(db_index=True)
     minutes = models.PositiveSmallIntegerField(default=30)  # an arena's length
@@ -181,7 +183,7 @@ class ScheduleRow(models.Model):
     format = models.CharField(max_length=8, choices=Format.choices, default=Format.ARENA)
     variant = models.CharField(max_length=12, choices=Variant.choices, default=Variant.PODKIDNOY)
     deck_size = models.PositiveSmallIntegerField(choices=DECKS, default=36)
-    turn_seconds = models.PositiveSmallIntegerField(choices=TURN_SECONDS, default=30)
+    turn_seconds = models.PositiveSmallIntegerField(choices=TURN_SECONDS, default=table_settings.TURN_SECONDS.default)
     minutes = models.PositiveSmallIntegerField(default=30)
     rounds = models.PositiveSmallIntegerField(default=5)
     every_minutes = models.PositiveIntegerField(

@@ -21,6 +21,7 @@ from game.timers.base import (
     stale_heartbeat,
 )
 from lobby.models import Seat, Table
+from lobby.table_settings import TURN_SECONDS
 
 
 def pending_games() -> QuerySet:
@@ -105,6 +106,6 @@ def bots() -> Iterator[Due]:
     bot_games = (bot_games.annotate(db_now=Now()).order_by().distinct()
                  .values_list("pk", "version", "deadline_seats", "deadline", turn_field, "db_now"))
     for pk, version, deadline_seats, deadline, turn_seconds, db_now in bot_games:
-        changed = deadline - timedelta(seconds=turn_seconds or 30)
+        changed = deadline - timedelta(seconds=turn_seconds or TURN_SECONDS.default)
         if db_now - changed >= bot_grace() and awaited_bot_seats(pk, deadline_seats):
             yield (pk, version, deadline)

@@ -5,6 +5,8 @@ import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
 
+from lobby.table_settings import SEATS, TURN_SECONDS  # the constraints' values: one registry
+
 
 class Migration(migrations.Migration):
 
@@ -63,11 +65,11 @@ class Migration(migrations.Migration):
         ),
         migrations.AddConstraint(
             model_name='table',
-            constraint=models.CheckConstraint(condition=models.Q(('seats_count__gte', 2), ('seats_count__lte', 6)), name='table_seats_2_6'),
+            constraint=models.CheckConstraint(condition=models.Q(('seats_count__gte', min(SEATS.values)), ('seats_count__lte', max(SEATS.values))), name='table_seats_2_6'),
         ),
         migrations.AddConstraint(
             model_name='table',
-            constraint=models.CheckConstraint(condition=models.Q(('turn_seconds__in', [30, 60, 90])), name='table_turn_seconds'),
+            constraint=models.CheckConstraint(condition=models.Q(('turn_seconds__in', list(TURN_SECONDS.values))), name='table_turn_seconds'),
         ),
         migrations.AddConstraint(
             model_name='seat',

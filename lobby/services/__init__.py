@@ -59,9 +59,6 @@ from lobby.services.selectors import (
 )
 from lobby.services.tables import (
     QUICK_PLAY_LEVEL,
-    SERIES_CHOICES,
-    TABLE_SETTINGS,
-    TURN_SECONDS,
     cancel_countdown,
     close_table,
     create_table,
@@ -72,7 +69,7 @@ from lobby.services.tables import (
 
 __all__ = [
     "BOT_LEVELS", "COUNTDOWN_SECONDS", "DEFAULT_LEVEL", "INACTIVE_SECONDS", "INVITES_KEY", "OPEN_STATUSES",
-    "QUICK_PLAY_LEVEL", "REMATCH_SECONDS", "SERIES_CHOICES", "TABLE_SETTINGS", "TURN_SECONDS", "Lineup",
+    "QUICK_PLAY_LEVEL", "REMATCH_SECONDS", "Lineup",
     "LineupSeat", "Notice", "ServiceError", "add_bot", "broadcast_table", "can_manage", "cancel_countdown",
     "close_table", "create_table", "lock_as_matched", "db_now", "fire_inactive_seat", "fire_inactive_seats", "fire_rematch_deadline",
     "game_finished", "in_every_language", "invite_code_ok", "lineup_for_start", "mark_playing", "move_seat",

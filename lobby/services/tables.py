@@ -28,11 +28,9 @@ from lobby.services.notices import bump
 from lobby.services.seats import add_bot, set_ready, sit, stand_elsewhere
 from lobby.services.selectors import OPEN_STATUSES, humans, occupied, seats_of
 from lobby.signals import table_closed
+from lobby.table_settings import TABLE_SETTINGS
 
-TURN_SECONDS = (30, 60, 90)
-TABLE_SETTINGS = ("name", "preset", "seats_count", "turn_seconds", "disconnect_policy", "rules_setter",
-                  "start_policy", "series_length", "private")
-SERIES_CHOICES = (1, 3, 5, 10, 30)
+SETTING_KEYS = ("name", "preset", *TABLE_SETTINGS)  # what create_table and update_rules take, besides rules
 QUICK_PLAY_LEVEL = DEFAULT_LEVEL  # «Быстрая игра»: three bots of the middle level
 
 
@@ -52,21 +50,9 @@ def _check_rules_dict(rules: dict, seats_count: int) -> dict:
 
 
 def _check_table_settings(values: dict) -> None:
-    seats_count = values.get("seats_count")
-    if seats_count is not None and (type(seats_count) is not int or not 2 <= seats_count <= 6):
-        raise ServiceError("bad_seats")
-    if "turn_seconds" in values and values["turn_seconds"] not in TURN_SECONDS:
-        raise ServiceError("bad_timer")
-    if "disconnect_policy" in values and values["disconnect_policy"] not in Table.DisconnectPolicy.values:
-        raise ServiceError("bad_disconnect_policy")
-    if "rules_setter" in values and values["rules_setter"] not in Table.RulesSetter.values:
-        raise ServiceError("bad_rules_setter")
-    if "start_policy" in values and values["start_policy"] not in Table.StartPolicy.values:
-        raise ServiceError("bad_start_policy")
-    if "series_length" in values and values["series_length"] not in SERIES_CHOICES:
-        raise ServiceError("bad_series_length")
-    if "private" in values and not isinstance(values["private"], bool):
-        raise ServiceError("bad_private")
+    for key, setting in TABLE_SETTINGS.items():
+        if key in values and not setting.allows(values[key]):
+            raise ServiceError(setting.error)
     if "name" in values and (not isinstance(values["name"], str) or len(values["name"]) > 60):
         raise ServiceError("bad_table_name")
     if "preset" in values and values["preset"] not in PRESETS and values["preset"] != CUSTOM:
@@ -76,7 +62,7 @@ def _check_table_settings(values: dict) -> None:
 def _split_settings(settings_: dict) -> tuple[dict, dict]:
     table_values, rule_values = {}, {}
     for key, value in settings_.items():
-        if key in TABLE_SETTINGS:
+        if key in SETTING_KEYS:
             table_values[key] = value
         elif key in RULE_CHOICES:
             rule_values[key] = value
@@ -86,7 +72,7 @@ def _split_settings(settings_: dict) -> tuple[dict, dict]:
 
 
 def create_table(host, *, rated: bool = True, **settings_) -> Table:
-    """A new waiting table with the host in seat 1. Settings: TABLE_SETTINGS and Rules keyword names.
+    """A new waiting table with the host in seat 1. Settings: SETTING_KEYS and Rules keyword names.
     ``rated`` off makes its games unrated."""
     ensure_player_can_play(host)
     table_values, rule_values = _split_settings(settings_)
@@ -181,17 +167,8 @@ def _describe_changes(old_values: dict, old: dict, new: dict, table_values: dict
 
 
 def _table_value_label(key: str, value) -> str:
-    if key == "turn_seconds":
-        return _("%(n)s s") % {"n": value}
-    if key == "disconnect_policy":
-        return str(Table.DisconnectPolicy(value).label)
-    if key == "rules_setter":
-        return str(Table.RulesSetter(value).label)
-    if key == "start_policy":
-        return str(Table.StartPolicy(value).label)
-    if isinstance(value, bool):
-        return _("yes") if value else _("no")
-    return str(value)
+    setting = TABLE_SETTINGS.get(key)
+    return setting.label_of(value) if setting is not None else str(value)
 
 
 def lock_as_matched(table_id) -> None:

@@ -15,6 +15,7 @@ from django.db.models import F
 from accounts.services import ensure_can_play
 from durak_site.clock import db_now
 from durak_site.errors import ServiceError
+from lobby.table_settings import TURN_SECONDS as TURN_SECONDS_SETTING
 from ratings.models import START_RATING, Rating
 
 from .. import announce
@@ -50,7 +51,7 @@ def clean(raw: dict, now) -> dict:
     out = {
         "name": name, "format": fmt, "variant": variant,
         "deck_size": _choice(raw.get("deck_size", 36), [d for d, _ in DECKS], "search_bad_deck"),
-        "turn_seconds": _choice(raw.get("turn_seconds", 30), [t for t, _ in TURN_SECONDS], "bad_timer"),
+        "turn_seconds": _choice(raw.get("turn_seconds", TURN_SECONDS_SETTING.default), [t for t, _ in TURN_SECONDS], "bad_timer"),
         "cheater": raw.get("cheater") in (True, "1", "on", "true"),
     }
     if fmt == Format.ARENA:
