@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from lobby import table_settings
 
@@ -165,7 +166,7 @@ class TournamentGame(models.Model):
 
     class Meta:
         ordering = ["tournament", "-created_at", "-pk"]
-        verbose_name = _("tournament game")
+        verbose_name = pgettext_lazy("model name (accusative)", "tournament game")
         verbose_name_plural = _("tournament games")
         indexes = [models.Index(fields=["table", "status"], name="tgame_table_status")]
 

@@ -46,6 +46,7 @@ TITLES = {
     "tournaments.tournament": "турнир",
     "tournaments.entry": "участие в турнире",
     "tournaments.schedulerow": "турнир по расписанию",
+    "tournaments.tournamentgame": "турнирную партию",
 }
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 ROOT = Path(__file__).resolve().parents[2]
