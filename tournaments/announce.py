@@ -18,7 +18,7 @@ def group(tournament_id: int) -> str:
 def changed(tournament_id: int, **data) -> None:
     """Every open page of the event re-reads the standings once this transaction commits."""
     payload = {"type": "tournament", "id": tournament_id, **data}
-    realtime.send_on_commit([(group(tournament_id), {"type": "site.notify", "payload": payload})])
+    realtime.send_on_commit([(group(tournament_id), notify.news_event(payload))])
 
 
 def tell(player_ids, kind: str, **data) -> None:
