@@ -25,7 +25,10 @@ def history(game: Game, limit: int = HISTORY) -> list[dict]:
         return []
     state = engine.GameState.from_json(game.initial_state)
     moves: list[dict] = []
-    events = GameEvent.objects.filter(game=game).order_by("seq").values_list("seat", "action", "source")
+    # only the events up to the frame's version: a move committed after the game row was read is not
+    # public yet at that version, and the frame it rides on must show none of its cards
+    events = (GameEvent.objects.filter(game=game, seq__lte=game.version).order_by("seq")
+              .values_list("seat", "action", "source"))
     for seat, action, source in events.iterator():
         try:
             state = apply_event(state, seat, action or {})
