@@ -29,7 +29,9 @@ def test_each_group_gets_its_own_encoded_frame_and_the_spectators_see_no_hand():
         assert (event["type"], event["game_id"], event["version"]) == ("game.frame", game.pk, game.version)
         frame = json.loads(event["text"])  # the wire text, encoded once for every socket of the group
         assert (frame["seat"], frame["version"]) == (seat, game.version)
-        assert frame["view"] == engine.view_for(state, seat)
+        whole = engine.view_for(state, seat)
+        assert frame["view"] == {k: v for k, v in whole.items() if k not in frames.BOTS_ONLY}
+        assert set(frames.BOTS_ONLY) <= set(whole)  # the bots' fields exist, and no frame carries them
     hands, public = game.state["hands"], set(_strings(engine.view_for(state, None)))
     for seat in (1, 2):
         sent = json.loads(messages[seat - 1][1]["text"])
