@@ -3,6 +3,8 @@ reset a recovery key (shown once to hand over). Staff accounts come from `create
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.db.models import QuerySet
@@ -106,7 +108,7 @@ class PlayerAdmin(admin.ModelAdmin):
             done = 0
             for player in queryset:
                 try:
-                    services.ban(player, form.cleaned_data["reason"], by=request.user)
+                    services.ban(player, form.cleaned_data["reason"], by=cast(Player, request.user))
                 except ServiceError as exc:
                     self.message_user(request, f"{player.nick}: {exc.message}", messages.ERROR)
                 else:
@@ -126,7 +128,7 @@ class PlayerAdmin(admin.ModelAdmin):
     def unban_players(self, request: HttpRequest, queryset: QuerySet[Player]):
         done = 0
         for player in queryset.filter(banned_at__isnull=False):
-            services.unban(player, by=request.user)
+            services.unban(player, by=cast(Player, request.user))
             self.log_change(request, player, _("Ban lifted"))
             done += 1
         self.message_user(request, ngettext("Lifted the ban of %(count)d player.", "Lifted the ban of %(count)d players.",
@@ -136,7 +138,7 @@ class PlayerAdmin(admin.ModelAdmin):
     def reset_recovery_keys(self, request: HttpRequest, queryset: QuerySet[Player]) -> HttpResponse:
         issued = []
         for player in queryset:
-            key = services.reset_key(player, by=request.user)
+            key = services.reset_key(player, by=cast(Player, request.user))
             self.log_change(request, player, _("Recovery key reset"))
             issued.append((player, keys.display(key)))
         context = {**self.admin_site.each_context(request), "title": _("New recovery keys"),
@@ -149,7 +151,7 @@ class PlayerAdmin(admin.ModelAdmin):
     def end_sessions(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
         ended = 0
         for player in queryset:
-            ended += services.end_sessions(player, by=request.user)
+            ended += services.end_sessions(player, by=cast(Player, request.user))
             self.log_change(request, player, _("Sessions ended"))
         self.message_user(request, ngettext("Ended %(count)d session.", "Ended %(count)d sessions.", ended)
                           % {"count": ended}, messages.SUCCESS)

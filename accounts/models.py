@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.contrib.auth.hashers import check_password as check_hash
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
 from django.db import models
@@ -15,7 +17,7 @@ from .nicks import skeleton
 
 
 class PlayerManager(BaseUserManager["Player"]):
-    def get_by_natural_key(self, nick: str) -> Player:
+    def get_by_natural_key(self, nick: str | None) -> Player:
         return self.get(nick__iexact=nick)
 
     def create_user(self, nick: str, password: str | None = None, **extra) -> Player:
@@ -50,7 +52,7 @@ class Player(AbstractBaseUser, PermissionsMixin):
     objects = PlayerManager()
 
     USERNAME_FIELD = "nick"
-    REQUIRED_FIELDS: list[str] = []
+    REQUIRED_FIELDS: ClassVar[list[str]] = []
 
     class Meta:
         verbose_name = pgettext_lazy("model name (accusative)", "player")
@@ -68,7 +70,7 @@ class Player(AbstractBaseUser, PermissionsMixin):
             return
         super().set_password(raw_password)
 
-    def check_password(self, raw_password: str) -> bool:
+    def check_password(self, raw_password: str | None) -> bool:
         """A key stored with the full cost is re-hashed with the key hasher once it is proven right;
         a key hash is never "upgraded" to the default hasher (Django's setter would)."""
         if not (raw_password and keys.is_well_formed(raw_password) and hashers.available()):
@@ -76,7 +78,7 @@ class Player(AbstractBaseUser, PermissionsMixin):
         correct = check_hash(raw_password, self.password)
         if correct and not hashers.is_key_hash(self.password):
             self.set_password(raw_password)
-            self._password = None
+            self._password = None  # type: ignore[assignment]  # as Django does; its stubs say str
             self.save(update_fields=["password"])
         return correct
 

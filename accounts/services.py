@@ -8,9 +8,11 @@ clear: the Player's password is the Django hash of the normalised key.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from importlib import import_module
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY, authenticate, logout
@@ -180,20 +182,21 @@ def restore(request: HttpRequest, nick: str, typed_key: str) -> Player:
 
 def client_ip(request: HttpRequest) -> str:
     """The client address; behind N trusted proxies (TRUSTED_PROXY_HOPS) the Nth X-Forwarded-For from the right."""
-    hops = getattr(settings, "TRUSTED_PROXY_HOPS", 0)
+    hops: int = getattr(settings, "TRUSTED_PROXY_HOPS", 0)
     if hops:
-        forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
+        header: str = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        forwarded = [part.strip() for part in header.split(",") if part.strip()]
         if len(forwarded) >= hops:
             return forwarded[-hops]
-    return request.META.get("REMOTE_ADDR") or "unknown"
+    return str(request.META.get("REMOTE_ADDR") or "unknown")
 
 
-def scope_client_ip(scope: dict) -> str:
+def scope_client_ip(scope: Mapping[str, Any]) -> str:
     """client_ip for a socket: the same trusted-proxy rule over the ASGI scope's headers."""
-    hops = getattr(settings, "TRUSTED_PROXY_HOPS", 0)
+    hops: int = getattr(settings, "TRUSTED_PROXY_HOPS", 0)
     if hops:
         headers = dict(scope.get("headers") or [])
-        raw = headers.get(b"x-forwarded-for", b"").decode("latin-1")
+        raw: str = headers.get(b"x-forwarded-for", b"").decode("latin-1")
         forwarded = [part.strip() for part in raw.split(",") if part.strip()]
         if len(forwarded) >= hops:
             return forwarded[-hops][:64]
@@ -209,7 +212,7 @@ def record_address(player_id: int, address: str) -> None:
     _use_address(player_id, address, timezone.now())
 
 
-def _use_address(player_id: int, address: str, now) -> None:
+def _use_address(player_id: int, address: str, now: Any) -> None:
     """One statement (INSERT ... ON CONFLICT DO UPDATE), safe against a parallel first use."""
     AddressUse.objects.bulk_create([AddressUse(player_id=player_id, address=address, first_at=now, last_at=now)],
                                    update_conflicts=True, unique_fields=["player", "address"],
@@ -225,7 +228,7 @@ def purge_old_addresses(days: int | None = None) -> int:
     return deleted
 
 
-def shared_address_pairs(player_ids: list[int], since) -> set[tuple[int, int]]:
+def shared_address_pairs(player_ids: list[int], since: Any) -> set[tuple[int, int]]:
     """The pairs (low id, high id) of these players who used a common address since `since`."""
     users: dict[str, set[int]] = {}
     for player_id, address in (AddressUse.objects.filter(player_id__in=player_ids, last_at__gte=since)
@@ -285,7 +288,7 @@ def ban_message(player: Player) -> str:
     return _("Your account is banned.")
 
 
-def ensure_can_play(player) -> None:
+def ensure_can_play(player: Any) -> None:
     """Called by the lobby before a player sits, readies or starts a table: banned players cannot play."""
     if player is None or not getattr(player, "is_authenticated", False):
         raise ServiceError("login_required")
@@ -335,6 +338,7 @@ def touch_last_seen(player: Player, address: str | None = None) -> None:
     """Last seen now (at most one write per LAST_SEEN_EVERY), and the address his pages came from."""
     now = timezone.now()
     if player.last_seen is None or now - player.last_seen > LAST_SEEN_EVERY:
+        address = address or ""
         known = bool(address) and address != "unknown"
         # one UPDATE for both columns, then the address's row: a page costs two statements for it
         Player.objects.filter(pk=player.pk).update(last_seen=now, **({"last_address": address[:64]} if known else {}))

@@ -5,6 +5,8 @@ How the key reaches its page once, and the reminder while it waits: accounts/key
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
@@ -21,6 +23,7 @@ from durak_site.errors import ServiceError
 
 from . import key_once, keys, services
 from .forms import RestoreForm, SignUpForm
+from .models import Player
 
 
 def _safe_next(request: HttpRequest) -> str | None:
@@ -96,9 +99,10 @@ def profile(request: HttpRequest) -> HttpResponse:
 @login_required
 @sensitive_variables("key")
 def new_key(request: HttpRequest) -> HttpResponse:
-    key = services.new_key(request.user)
-    update_session_auth_hash(request, request.user)  # this device stays logged in; others are logged out
-    return key_once.carry(request, request.user, key)
+    player = cast(Player, request.user)  # login_required
+    key = services.new_key(player)
+    update_session_auth_hash(request, player)  # this device stays logged in; others are logged out
+    return key_once.carry(request, player, key)
 
 
 @require_POST
@@ -113,5 +117,6 @@ def logout_view(request: HttpRequest) -> HttpResponse:
 @never_cache
 @login_required
 def banned(request: HttpRequest) -> HttpResponse:
-    return render(request, "accounts/banned.html", {"message": services.ban_message(request.user)
-                                                    if request.user.is_banned else None})
+    player = cast(Player, request.user)  # login_required
+    return render(request, "accounts/banned.html", {"message": services.ban_message(player)
+                                                    if player.is_banned else None})

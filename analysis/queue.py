@@ -19,6 +19,8 @@ from __future__ import annotations
 import logging
 import threading
 from datetime import timedelta
+from functools import partial
+from typing import Any, cast
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -156,7 +158,7 @@ def run_lost(rows: Q) -> int:
                 Analysis.objects.filter(pk=pk).update(status=Analysis.Status.QUEUED, lost=F("lost") + 1,
                                                       done=0, task_id="", heartbeat_at=None)
                 log.warning("analysis %s: its worker died; queued again", pk)
-                transaction.on_commit(lambda pk=pk: send_turn(pk))
+                transaction.on_commit(partial(send_turn, pk))
         handled += 1
     return handled
 
@@ -170,7 +172,7 @@ def _turns_waiting() -> int | None:
     """Turns waiting in the broker's analysis queue; None when the broker cannot be read."""
     try:
         with celery_app.connection_for_read() as conn:
-            return int(conn.default_channel.client.llen(QUEUE))
+            return int(cast(Any, conn.default_channel).client.llen(QUEUE))  # kombu's Redis channel
     except Exception:
         log.warning("analysis: the broker's queue cannot be read", exc_info=True)
         return None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -34,7 +35,7 @@ STALE = timedelta(minutes=30)  # a row queued or running this long is lost even 
 PENDING_PER_REQUESTER = 2  # analyses one player may have queued or running at once
 
 
-def _setting(name: str, default):
+def _setting(name: str, default: Any) -> Any:
     return getattr(settings, name, default)
 
 
@@ -50,12 +51,12 @@ def allowed_to_poll(client: str) -> bool:
     return _within_limit(f"poll:{client}", _setting("ANALYSIS_POLLS_PER_MINUTE", 180), 60)
 
 
-def is_player(game: Game, player) -> bool:
+def is_player(game: Game, player: Any) -> bool:
     return bool(player and player.is_authenticated
                 and GameSeat.objects.filter(game=game, player_id=player.pk).exists())
 
 
-def check_may_request(game: Game, player) -> None:
+def check_may_request(game: Game, player: Any) -> None:
     """A player of the game may ask for its analysis, and anyone signed in for a finished public game."""
     if not player or not player.is_authenticated:
         raise ServiceError("analysis_login")
@@ -66,7 +67,7 @@ def check_may_request(game: Game, player) -> None:
         raise ServiceError("analysis_private")
 
 
-def request_analysis(game_id, player, address: str | None = None) -> Analysis:
+def request_analysis(game_id: Any, player: Any, address: str | None = None) -> Analysis:
     """The game's analysis, queued if there was none (or the last one failed or was lost): asking
     again returns the same one. A player's own game goes before other people's in the queue. Limits:
     ANALYSIS_PER_HOUR per player and ANALYSIS_PER_HOUR_PER_ADDRESS per address (``address``: the
@@ -132,7 +133,7 @@ AUTO_TASK = "analysis.tasks.auto_analyse_game"
 RECENT = 20  # the profile's average covers this many analysed games
 
 
-def set_auto(player, on) -> AnalysisSettings:
+def set_auto(player: Any, on: Any) -> AnalysisSettings:
     """Turn "analyse my rated games automatically" on or off (``on`` must be a bool)."""
     if not player or not player.is_authenticated:
         raise ServiceError("analysis_login")
@@ -144,12 +145,12 @@ def set_auto(player, on) -> AnalysisSettings:
     return row
 
 
-def auto_enabled(player) -> bool:
+def auto_enabled(player: Any) -> bool:
     return bool(player and player.is_authenticated
                 and AnalysisSettings.objects.filter(player_id=player.pk, auto=True).exists())
 
 
-def on_game_finished(sender, game, seats=None, **kwargs) -> None:
+def on_game_finished(sender: Any, game: Any, seats: Any = None, **kwargs: Any) -> None:
     """game.signals.game_finished (inside the finishing transaction): no statement here; after the
     commit the analysis queue decides whether anyone at the table wants the game analysed."""
     if game.status != Game.Status.FINISHED or not any(getattr(s, "player_id", None) for s in seats or ()):
@@ -193,14 +194,14 @@ def auto_analyse(game_id: int, task_id: str = "") -> bool:
     return created and queue.run(task_id=task_id)
 
 
-def profile_summary(player) -> dict | None:
+def profile_summary(player: Any) -> dict[str, Any] | None:
     """The player's accuracy over his last RECENT analysed games (judged seats of his), its trend
     (the newer half against the older) and his most frequent mistake pattern if one stands out."""
     rows = list(SeatAnalysis.objects.filter(player_id=player.pk, accuracy__isnull=False)
                 .order_by("-created_at", "-pk").values_list("accuracy", "patterns")[:RECENT])
     if not rows:
         return None
-    values = [a for a, _p in rows]
+    values = [float(a) for a, _p in rows if a is not None]  # accuracy__isnull=False above
     half = len(values) // 2
     newer, older = values[:half], values[half:]
     trend = "flat"

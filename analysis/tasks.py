@@ -6,6 +6,7 @@ Run a worker for it apart from live play's: ``celery -A durak_site worker -Q ana
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from billiard.exceptions import WorkerLostError
 from celery import shared_task
@@ -22,7 +23,7 @@ SWEEP_TASK = "analysis.tasks.sweep"
 # A dead child is not redelivered blindly (the claim would refuse its running row): the main process
 # reports it (task_failure below) and queue.worker_lost queues the analysis again, or fails it.
 @shared_task(name=queue.TASK, bind=True, ignore_result=True, acks_late=True, reject_on_worker_lost=False)
-def analyse_game(self, analysis_id: int | None = None) -> None:
+def analyse_game(self: Any, analysis_id: int | None = None) -> None:
     """One turn of the queue: run the most urgent queued analysis (``analysis_id`` names the row whose
     request sent this turn; a turn that finds nothing queued does nothing)."""
     try:
@@ -32,7 +33,7 @@ def analyse_game(self, analysis_id: int | None = None) -> None:
 
 
 @shared_task(name=services.AUTO_TASK, bind=True, ignore_result=True, acks_late=True, reject_on_worker_lost=False)
-def auto_analyse_game(self, game_id: int) -> None:
+def auto_analyse_game(self: Any, game_id: int) -> None:
     """A game just ended: queue its analysis if it is rated and one of its players asked for that."""
     try:
         services.auto_analyse(game_id, task_id=self.request.id or "")
@@ -54,6 +55,6 @@ def sweep() -> None:
 
 
 @task_failure.connect
-def _worker_lost(sender=None, task_id=None, exception=None, **kwargs) -> None:
+def _worker_lost(sender: Any = None, task_id: Any = None, exception: Any = None, **kwargs: Any) -> None:
     if getattr(sender, "name", "") in (queue.TASK, services.AUTO_TASK) and isinstance(exception, WorkerLostError):
         queue.worker_lost(task_id or "")

@@ -4,6 +4,8 @@ Every action goes through chat.services, which logs who did what and when (Moder
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -55,7 +57,13 @@ def _table_link(table_id: int) -> str:
     return format_html('<a href="{}">#{}</a>', reverse("lobby:table", args=[table_id]), table_id)
 
 
-class ModerationActions:
+if TYPE_CHECKING:
+    _AdminBase = admin.ModelAdmin[Any]  # a mixin of the ModelAdmins below
+else:
+    _AdminBase = object
+
+
+class ModerationActions(_AdminBase):
     """The actions shared by the report queue and the message list (`_messages_of` picks the messages)."""
 
     def _messages_of(self, queryset) -> list[Message]:

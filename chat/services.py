@@ -9,6 +9,7 @@ import logging
 import unicodedata
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -73,7 +74,7 @@ def _locked_settings(table_id: int) -> ChatSettings:
     return found
 
 
-def access(table_id: int, user, invited: bool = False, game_seat: int | None = None) -> Access:
+def access(table_id: int, user: Any, invited: bool = False, game_seat: int | None = None) -> Access:
     """A viewer's rights: private tables only for the host, seated players, invitees and staff;
     spectators as the table's setting says. `invited` = the session holds the table's invite."""
     if user is None or not user.is_authenticated:
@@ -95,12 +96,12 @@ def access(table_id: int, user, invited: bool = False, game_seat: int | None = N
     return Access(read, spectators == ChatSettings.Spectators.WRITE, False, False)
 
 
-def _payload(message: Message) -> dict:
+def _payload(message: Message) -> dict[str, Any]:
     return {"id": message.pk, "author_id": message.author_id, "nick": message.author.nick,
             "seat": message.seat, "text": message.shown, "at": message.created_at.isoformat()}
 
 
-def history(table_id: int) -> dict:
+def history(table_id: int) -> dict[str, Any]:
     """The last messages (oldest first), the chat's version and settings: a socket's resync."""
     chat = settings_for(table_id)
     rows = list(Message.objects.filter(table_id=table_id, deleted_at__isnull=True)
@@ -113,13 +114,13 @@ def active_mute(player_id: int) -> ChatMute | None:
     return ChatMute.objects.filter(player_id=player_id, until__gt=timezone.now()).order_by("-until").first()
 
 
-def mute_notice(mute: ChatMute | None) -> dict | None:
+def mute_notice(mute: ChatMute | None) -> dict[str, Any] | None:
     if mute is None:
         return None
     return {"until": mute.until.isoformat(), "reason": mute.reason}
 
 
-def _mute_error(until, reason: str) -> ServiceError:
+def _mute_error(until: Any, reason: str) -> ServiceError:
     until = formats.date_format(timezone.localtime(until), "DATETIME_FORMAT")
     return ServiceError("chat_muted", until=until, reason=reason)
 
@@ -155,7 +156,7 @@ STANDING_SQL = (  # plain SQL: a message's hot path; the ORM spent ~0.9 ms of CP
 WRITER_LOCK_CLASS = 0x43686174  # pg_advisory_xact_lock(class, player id): one chat writer per player
 
 
-def _check_writer(user, rights: Access, table_id: int | None = None) -> None:
+def _check_writer(user: Any, rights: Access, table_id: int | None = None) -> None:
     """Refuse a reader who may not write, a banned or muted player, and (for a message to
     `table_id`) one over the rate limits. One query: his ban, his mute and both counts.
 
@@ -204,7 +205,7 @@ def _bump_version(table_id: int) -> tuple[int, bool]:
     raise RuntimeError(f"no chat settings row for table {table_id}")
 
 
-def post_message(table_id: int, user, text: object, rights: Access, seat: int | None = None) -> Message:
+def post_message(table_id: int, user: Any, text: object, rights: Access, seat: int | None = None) -> Message:
     """Write a message (masked if the table filters profanity) and send it to the chat group.
 
     The hot path of the chat: one transaction of three statements (the version bump, which takes the
@@ -223,7 +224,7 @@ def post_message(table_id: int, user, text: object, rights: Access, seat: int | 
     return message
 
 
-def react(table_id: int, user, key: object, rights: Access, seat: int | None = None) -> None:
+def react(table_id: int, user: Any, key: object, rights: Access, seat: int | None = None) -> None:
     """A quick phrase or emoji floating over the sender's seat (not stored; rate-limited)."""
     if not isinstance(key, str) or key not in REACTIONS:
         raise ServiceError("chat_bad_reaction")
@@ -234,17 +235,17 @@ def react(table_id: int, user, key: object, rights: Access, seat: int | None = N
                                                  seat=seat))])
 
 
-def _event(kind: str, **payload) -> dict:
+def _event(kind: str, **payload: Any) -> dict[str, Any]:
     """A channel-layer event that every socket in the chat group forwards as a frame of type `kind`."""
     return {"type": "socket.hook", "hook": "chat_forward", "frame": {"type": kind, **payload}}
 
 
-def recheck_event() -> dict:
+def recheck_event() -> dict[str, Any]:
     """Every socket at the table re-checks its access (a setting or a mute changed) and resyncs."""
     return {"type": "socket.hook", "hook": "chat_recheck"}
 
 
-def update_settings(table_id: int, user, rights: Access, spectators: object = None,
+def update_settings(table_id: int, user: Any, rights: Access, spectators: object = None,
                     profanity_filter: object = None) -> ChatSettings:
     if not rights.manage:
         raise ServiceError("chat_not_host")
@@ -267,7 +268,7 @@ def update_settings(table_id: int, user, rights: Access, spectators: object = No
 # ---------------------------------------------------------------- reports and moderation
 
 
-def report(message_id: object, user, reason: object, table_id: int, rights: Access) -> Report:
+def report(message_id: object, user: Any, reason: object, table_id: int, rights: Access) -> Report:
     """A reader reports a message of this table (once per message)."""
     if not rights.read:
         raise ServiceError("chat_hidden")
@@ -297,12 +298,12 @@ def surrounding(message: Message, around: int = 5) -> list[Message]:
     return [*reversed(before), message, *after]
 
 
-def _log(moderator, action: str, player_id: int | None, message: Message | None = None, detail: str = "") -> None:
+def _log(moderator: Any, action: str, player_id: int | None, message: Message | None = None, detail: str = "") -> None:
     ModerationLog.objects.create(moderator=moderator, action=action, player_id=player_id, message=message,
                                  detail=detail[:300])
 
 
-def delete_message(message_id: int, moderator) -> Message:
+def delete_message(message_id: int, moderator: Any) -> Message:
     """Delete a message live for everyone; its open reports close."""
     with transaction.atomic():
         message = Message.objects.select_for_update().get(pk=message_id)
@@ -319,7 +320,7 @@ def delete_message(message_id: int, moderator) -> Message:
     return message
 
 
-def mute(player_id: int, moderator, period: str, reason: str, message: Message | None = None) -> ChatMute:
+def mute(player_id: int, moderator: Any, period: str, reason: str, message: Message | None = None) -> ChatMute:
     """Mute a player's chat for a period, with a reason he sees; his tables hear it at once."""
     if period not in MUTE_PERIODS:
         raise ServiceError("chat_bad_period")
@@ -338,7 +339,7 @@ def mute(player_id: int, moderator, period: str, reason: str, message: Message |
     return muted
 
 
-def ban(player_id: int, moderator, reason: str, message: Message | None = None) -> None:
+def ban(player_id: int, moderator: Any, reason: str, message: Message | None = None) -> None:
     """The existing accounts ban, logged here too; he can no longer write anywhere."""
     player = Player.objects.get(pk=player_id)
     with transaction.atomic():
@@ -349,7 +350,7 @@ def ban(player_id: int, moderator, reason: str, message: Message | None = None) 
         realtime.send_on_commit([(realtime.table_group(t), recheck_event()) for t in _recent_tables(player_id, message)])
 
 
-def close_report(report_id: int, moderator) -> None:
+def close_report(report_id: int, moderator: Any) -> None:
     with transaction.atomic():
         found = Report.objects.select_for_update().get(pk=report_id)
         if found.status == Report.Status.OPEN:
@@ -357,7 +358,7 @@ def close_report(report_id: int, moderator) -> None:
             _log(moderator, ModerationLog.Action.CLOSE, found.message.author_id, found.message, found.reason)
 
 
-def _close_reports(reports, moderator) -> None:
+def _close_reports(reports: Any, moderator: Any) -> None:
     reports.filter(status=Report.Status.OPEN).update(status=Report.Status.CLOSED, closed_at=timezone.now(),
                                                      closed_by=moderator)
 

@@ -74,7 +74,7 @@ def _forget_inherited_pools() -> None:
     """In a child of a fork (Celery's prefork pool, a test's live server): the parent's pool and its
     connections are the parent's. Using them would share sockets with it, closing them would close
     the parent's sessions; the child forgets them (kept referenced, never finalised) and opens its own."""
-    pools = DatabaseWrapper._connection_pools
+    pools = getattr(DatabaseWrapper, "_connection_pools", None)  # private: not in the stubs
     if pools:
         _inherited.append(dict(pools))
         pools.clear()

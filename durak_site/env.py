@@ -91,7 +91,7 @@ def env_database(name: str, default: dict, environ: Mapping[str, str] = os.envir
                            "max_idle": 300, "max_lifetime": 3600}
         config["CONN_MAX_AGE"] = 0  # a pooled connection goes back to the pool, not away
         config["CONN_HEALTH_CHECKS"] = False  # the pool drops broken connections; a check is a round trip per use
-    return config
+    return dict(config)
 
 
 def env_redis(name: str, environ: Mapping[str, str] = os.environ) -> str | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from typing import cast
 
 from django.conf import settings
 from django.core.cache import cache
@@ -108,7 +109,7 @@ def sweeper_expected() -> bool:
     """Where deadlines are swept for this site: always with Celery (beat + workers); in the embedded
     default by the process that runs the in-process ticker, known by its first sweep (a shell or a
     test runner runs none; a ticker that died after it is reported by the age)."""
-    return settings.TIMERS_BACKEND == "celery" or _noted["here"]
+    return settings.TIMERS_BACKEND == "celery" or bool(_noted["here"])
 
 
 def check_database() -> str | None:
@@ -162,6 +163,6 @@ def celery_queue_depth() -> dict[str, int] | None:
     queues = celery_queues()
     client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=2, socket_connect_timeout=2)
     try:
-        return {queue: int(client.llen(queue)) for queue in queues}
+        return {queue: int(cast(int, client.llen(queue))) for queue in queues}  # a sync client
     finally:
         client.close()

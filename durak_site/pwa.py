@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from functools import lru_cache
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.staticfiles.storage import staticfiles_storage
@@ -68,7 +69,7 @@ def release() -> str:
     static file (collectstatic's manifest; absent in development) and the worker's own template."""
     digest = hashlib.sha256()
     template = get_template("pwa/sw.js")
-    digest.update(template.template.source.encode())
+    digest.update(cast(Any, template).template.source.encode())  # the Django backend's Template
     manifest_name = getattr(staticfiles_storage, "manifest_name", None)
     if manifest_name and staticfiles_storage.exists(manifest_name):
         with staticfiles_storage.open(manifest_name) as handle:

@@ -207,8 +207,9 @@ class _Publisher:
 
     def __init__(self, layer) -> None:
         self.layer = layer
-        self.prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"]
-        self.client = aioredis.Redis.from_url(settings.REDIS_URL)
+        config: Any = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+        self.prefix = config["prefix"]
+        self.client = aioredis.Redis.from_url(str(settings.REDIS_URL))  # set: this layer is Redis's
         self.queue: asyncio.Queue[tuple[str, bytes, asyncio.Future]] = asyncio.Queue()
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
@@ -230,6 +231,7 @@ class _Publisher:
         executes and finishes normally; the task still counts the request (``cancelling()``), so the
         writer stops then instead of waiting at its queue, where the loop's end would wait for it for ever."""
         task = asyncio.current_task()  # always a task: __init__ starts it
+        assert task is not None
         while not task.cancelling():
             batch = [await self.queue.get()]
             while not self.queue.empty():
@@ -266,6 +268,7 @@ async def send_now(messages: Iterable[Message]) -> None:
             publisher = _publishers[loop] = _Publisher(layer)
         await publisher.publish(messages)
         return
+    assert layer is not None  # the settings always name one
     await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
 
 

@@ -5,6 +5,8 @@ Any other path (including /ws/tables/abc/, -1 or 1%00) is accepted and closed at
 the code a missing table gets: no 500 on the handshake and no "No route found" traceback.
 """
 
+from typing import Any
+
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path, re_path
 
@@ -20,12 +22,17 @@ class NotFoundConsumer(AsyncWebsocketConsumer):
         await self.accept()
         await self.close(code=close_codes.NOT_FOUND)
 
-    async def receive(self, text_data=None, bytes_data=None) -> None:
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         return None
 
 
-websocket_urlpatterns = [
-    path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
-    path("ws/site/", SiteConsumer.as_asgi()),
-    re_path(r"", NotFoundConsumer.as_asgi()),
+def _app(consumer: type[AsyncWebsocketConsumer]) -> Any:
+    """The consumer's ASGI app, for django.urls' path(), whose stubs expect a view."""
+    return consumer.as_asgi()
+
+
+websocket_urlpatterns: list[Any] = [
+    path("ws/tables/<int:table_id>/", _app(TableConsumer)),
+    path("ws/site/", _app(SiteConsumer)),
+    re_path(r"", _app(NotFoundConsumer)),
 ]

@@ -28,6 +28,8 @@ from autobahn.websocket.types import ConnectionDeny
 from daphne import cli
 from daphne import http_protocol as daphne_http
 from daphne import ws_protocol as daphne_ws
+from twisted.internet.protocol import connectionDone
+from twisted.python.failure import Failure
 from twisted.web import http
 
 from durak_site.logs import AccessLog
@@ -89,7 +91,7 @@ class BoundedChannel(http.HTTPChannel):
         if self.persistent and self.transport is not None:
             self._arm()
 
-    def connectionLost(self, reason):
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
         self._disarm()
         super().connectionLost(reason)
 

@@ -18,7 +18,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from django.conf import settings
 
@@ -27,6 +27,7 @@ from durak_site.celery import app as celery_app
 from durak_site.db import in_thread
 from game import engine
 from game.engine.bots import choose_action
+from game.frames import SeatRow
 from game.models import GameSeat
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ def scheduler() -> str:
     return settings.BOT_SCHEDULER or ("celery" if settings.TIMERS_BACKEND == "celery" else "local")
 
 
-def seats_to_move(state: engine.GameState, seats: list[GameSeat]) -> list[int]:
+def seats_to_move(state: engine.GameState, seats: Sequence[GameSeat | SeatRow]) -> list[int]:
     """Bot-played seats that may act now: the awaited ones (in the cheater check phase every bot
     that can catch)."""
     played = {s.number for s in seats if s.bot_controlled}
@@ -60,7 +61,7 @@ def rng_seed(game_seed: str, version: int, seat: int) -> str:
     return f"{game_seed}:{version}:{seat}"
 
 
-def decide(level: str, view: dict, seed: str) -> dict | None:
+def decide(level: str, view: engine.View, seed: str) -> engine.Action | None:
     """The bot's action from the seat's own view only (never the state: a bot sees what a person
     in that seat would)."""
     if not view["legal"]:

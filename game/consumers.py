@@ -25,6 +25,7 @@ import contextlib
 import json
 import logging
 import time
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from autobahn.exception import Disconnected
@@ -67,13 +68,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     session_key: str | None = None
     generation: int = 0  # accounts.sessions.generation when the session was last found valid
     closing: bool = False  # close() was sent or the client went away: nothing more is sent
-    repair: asyncio.Task | None = None  # a resend waiting to see whether a missing frame still comes
-    role: tuple | None = None  # (host, seated) at the table: access.role, re-read on every lobby change
+    repair: asyncio.Task[None] | None = None  # a resend waiting to see whether a missing frame still comes
+    role: tuple[Any, ...] | None = None  # (host, seated) at the table: access.role, re-read on every lobby change
     admitted: bool = False  # counted by socket_limits (released on disconnect)
 
     # ------------------------------------------------------------ dispatch
 
-    async def dispatch(self, message) -> None:
+    async def dispatch(self, message: Any) -> None:
         """Channels' dispatch hops to the one thread-sensitive thread before every message (its
         ``aclose_old_connections``), so every frame to every socket of the process queued behind
         whatever database call held that thread. This consumer touches the database only through
@@ -87,7 +88,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.user = self.scope.get("user")
+        self.user: Any = self.scope.get("user")
         self.lang = calls.language(self.scope)
         self.moves = TokenBucket(MOVE_RATE, MOVE_BURST)
         self.pings = TokenBucket(PING_RATE, PING_BURST)
@@ -139,7 +140,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         else:
             await self.close(code=code)
 
-    async def disconnect(self, code) -> None:
+    async def disconnect(self, code: Any) -> None:
         self.closing = True
         try:
             await self._leave(code)
@@ -150,7 +151,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 self.admitted = False
                 socket_limits.release(self.user.pk, self.address)
 
-    async def _leave(self, code) -> None:
+    async def _leave(self, code: Any) -> None:
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         self.joined = []
@@ -184,7 +185,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
             self.joined.remove(group)
 
-    async def _follow_game(self, info: dict) -> bool:
+    async def _follow_game(self, info: dict[str, Any]) -> bool:
         """Join the frame group of the current game's seat (or the spectators'); True if it joined one."""
         self.game_id = info.get("game_id")
         self.seat = info.get("seat")
@@ -206,13 +207,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self._join(group)
         return True
 
-    async def _send_info(self, info: dict) -> None:
+    async def _send_info(self, info: dict[str, Any]) -> None:
         if info.get("frame") is not None:
             await self._send_frame(info["frame"], force=True)
         else:
             await self.send_json({"type": "lobby", "version": info["table_version"]})
 
-    async def _send_frame(self, frame: dict, force: bool = False) -> None:
+    async def _send_frame(self, frame: dict[str, Any], force: bool = False) -> None:
         if self._fresh(frame["game_id"], frame["version"], force):
             await self.send_json(frame)
 
@@ -234,7 +235,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.last_stamp = stamp
         return True
 
-    async def _resync(self, info: dict | None = None) -> None:
+    async def _resync(self, info: dict[str, Any] | None = None) -> None:
         """Follow the current game and send its frame (or the waiting room's version). `info`, when
         given, was read after the socket joined its groups. A read that made the socket join a new
         group is made again: a frame committed between that read and the join (a bot's first attack
@@ -252,7 +253,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     # ------------------------------------------------------------ client -> server
 
-    async def websocket_receive(self, message) -> None:
+    async def websocket_receive(self, message: Any) -> None:
         """Every frame gets a result or an error frame (or a documented close); whatever goes wrong
         inside is logged and answered with `internal_error`, never allowed to kill the socket (1011)."""
         if self.closing:
@@ -293,7 +294,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.close(code=close_codes.FLOODING)
         return False
 
-    async def receive_json(self, content, **kwargs) -> None:
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
             await self._error(None, "bad_message")
             return
@@ -358,7 +359,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
         self.repair = asyncio.get_running_loop().create_task(later())
 
-    async def _action(self, content: dict, msg_id) -> None:
+    async def _action(self, content: dict[str, Any], msg_id: Any) -> None:
         if not isinstance(msg_id, str):  # the shape only: game.services checks the id, version and action
             await self._error(None, "bad_id")
             return
@@ -400,7 +401,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         elif self.last_version < (self.game_id, version):
             await self._resync()
 
-    async def _error(self, msg_id, code: str) -> None:
+    async def _error(self, msg_id: Any, code: str) -> None:
         with translation.override(self.lang):
             message = message_for(code)
         await self.send_json({"type": "error", "id": msg_id, "code": code, "message": message})
@@ -430,7 +431,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     # ------------------------------------------------------------ sending, quietly when closed
 
-    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+    async def send(self, text_data: Any = None, bytes_data: Any = None, close: Any = False) -> None:
         """A frame for a socket the client has just closed is dropped (a closing race, not an error)."""
         if self.closing:
             return
@@ -440,7 +441,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         except Disconnected:
             self.closing = True
 
-    async def close(self, code=None, reason=None) -> None:
+    async def close(self, code: Any = None, reason: Any = None) -> None:
         if self.closing:
             return
         with contextlib.suppress(Disconnected):
@@ -449,12 +450,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     # ------------------------------------------------------------ channel-layer events
 
-    async def lobby_changed(self, event) -> None:
+    async def lobby_changed(self, event: Any) -> None:
         await self.send_json({"type": "lobby", "version": event.get("version")})
         if not self._same_role(event):
             await self._follow_role()
 
-    def _same_role(self, event) -> bool:
+    def _same_role(self, event: Any) -> bool:
         """Whether the change, as the event tells it (lobby.services.notices.bump), left this socket's
         player in the role he had: then nothing this socket may see or do changed, and every socket
         of a table need not read the database at each change of it. A player without a role at a
@@ -484,7 +485,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.role = role
             await socket_hooks.role_changed(self)
 
-    async def game_started(self, event) -> None:
+    async def game_started(self, event: Any) -> None:
         await self.send_json({"type": "game_started", "game_id": event["game_id"]})
         await self._follow_seat()
 
@@ -496,10 +497,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.seat != seat and not self.closing:
             await socket_hooks.role_changed(self)
 
-    async def socket_hook(self, event) -> None:
+    async def socket_hook(self, event: Any) -> None:
         await socket_hooks.event(self, event)
 
-    async def game_frame(self, event) -> None:
+    async def game_frame(self, event: Any) -> None:
         """A committed change's frame for this socket's seat (or the spectators'), already encoded.
 
         Passed on only if it is the frame of the seat this socket's player holds in the game it
@@ -517,7 +518,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self._fresh(event["game_id"], event["version"], force=False, stamp=event.get("stamp", 0.0)):
             await self.send(text_data=event["text"])
 
-    async def session_ended(self, event) -> None:
+    async def session_ended(self, event: Any) -> None:
         """accounts.sessions.tell_sockets: this player's session (this one, or all) has ended."""
         key = event.get("session_key")
         if key is not None and key != self.session_key:

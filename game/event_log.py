@@ -10,10 +10,11 @@ Used by the live server (game.services), the replay page (ratings.replay) and th
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
 
 from django.db import connection
+from django.db.models import Field
 from django.utils import timezone
 
 from game import engine
@@ -22,12 +23,12 @@ from game.engine.log import SERVER_EVENTS  # noqa: F401 (re-exported: callers re
 from game.models import Game, GameEvent
 
 
-def apply_event(state: engine.GameState, seat: int | None, action: dict) -> engine.GameState:
+def apply_event(state: engine.GameState, seat: int | None, action: Mapping[str, Any]) -> engine.GameState:
     """One logged event applied to `state` (a new state; raises engine.IllegalAction if it does not apply)."""
     return engine_log.apply_event(state, seat, action)
 
 
-def append(game: Game, state: engine.GameState, seat: int | None, action: dict, *, source: str,
+def append(game: Game, state: engine.GameState, seat: int | None, action: Mapping[str, Any], *, source: str,
            client_msg_id: str = "") -> engine.GameState:
     """Apply `action` to `state`, bump `game.version` and queue the event's row on `game` (the caller
     holds the game row lock and saves the game, which writes the queued rows: `write` or
@@ -67,10 +68,10 @@ def assert_written(game: Game) -> None:
 
 
 _QUEUE = "_event_log_queue"  # the rows appended to a Game instance and not written yet
-_COLUMNS = [GameEvent._meta.get_field(name)
+_COLUMNS = [cast("Field[Any, Any]", GameEvent._meta.get_field(name))
             for name in ("game", "seq", "seat", "action", "client_msg_id", "source", "created_at")]
 _ROW = "(" + ", ".join(["%s"] * len(_COLUMNS)) + ")"
-INSERT_SQL = (f"INSERT INTO {GameEvent._meta.db_table} ({', '.join(f.column for f in _COLUMNS)}) VALUES ")
+INSERT_SQL = (f"INSERT INTO {GameEvent._meta.db_table} ({', '.join(str(f.column) for f in _COLUMNS)}) VALUES ")
 
 
 def _queued(game: Game) -> list[list]:

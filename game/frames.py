@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import time
 from datetime import UTC, datetime, timedelta
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 from django.conf import settings
 from django.db import connection
@@ -102,12 +102,14 @@ def seat_facts(game: Game, seats: list[SeatRow], now: datetime | None = None) ->
     for s in seats:
         human = bool(s.player_id and not s.bot_level)
         absent = human and not s.connected and s.disconnected_at is not None and s.left_at is None
-        takeover_at = lose_at = None
-        if absent and not s.takeover_level and game.status == Game.Status.PLAYING:
+        gone = s.disconnected_at if absent else None  # set exactly when he is absent
+        takeover_at: datetime | None = None
+        lose_at: datetime | None = None
+        if gone is not None and not s.takeover_level and game.status == Game.Status.PLAYING:
             if lose_policy:
-                lose_at = s.disconnected_at + timedelta(seconds=DISCONNECT_LOSE_SECONDS)
+                lose_at = gone + timedelta(seconds=DISCONNECT_LOSE_SECONDS)
             else:
-                takeover_at = s.disconnected_at + timedelta(
+                takeover_at = gone + timedelta(
                     seconds=DISCONNECT_NOTICE_SECONDS + DISCONNECT_TAKEOVER_SECONDS)
         out.append({
             "number": s.number,
@@ -116,7 +118,7 @@ def seat_facts(game: Game, seats: list[SeatRow], now: datetime | None = None) ->
             "bot_level": s.bot_level or s.takeover_level or "",
             "takeover": bool(s.takeover_level),
             "connected": True if s.bot_level else s.connected,
-            "away": bool(absent and now - s.disconnected_at >= timedelta(seconds=DISCONNECT_NOTICE_SECONDS)),
+            "away": bool(gone is not None and now - gone >= timedelta(seconds=DISCONNECT_NOTICE_SECONDS)),
             "takeover_at": _iso(takeover_at),
             "lose_at": _iso(lose_at),
             "left": s.left_at is not None,
@@ -155,8 +157,9 @@ def frame(game: Game, state: engine.GameState, seat: int | None, seats: list[dic
     view = engine.view_for(state, seat)
     # the table's reads are public, but only the bots and the analysis use them; they grow with the
     # game (kilobytes late on) and every seat's frame of every move would carry them
+    fields = cast("dict[str, Any]", view)  # the same dict, its keys named at run time
     for key in BOTS_ONLY:
-        view.pop(key, None)
+        fields.pop(key, None)
     if not state.rules.memory_aid:
         # what the table rule turns off is not sent: only the client drew the aid, so a modified
         # client would have shown it anyway
@@ -204,7 +207,8 @@ def bot_played(game: Game, seat: int, now: datetime | None = None,
     now = now or timezone.now()
     events = (GameEvent.objects.filter(game=game, seat__isnull=True, action__type="set_bots")
               .order_by("seq").values_list("seq", "action", "created_at"))
-    start = last = None
+    start: tuple[int, datetime | None] | None = None
+    last: tuple[tuple[int, datetime | None], tuple[int, datetime | None] | None] | None = None
     for seq, action, at in events:
         on = seat in ((action or {}).get("seats") or [])
         if on and start is None:
@@ -222,7 +226,7 @@ def bot_played(game: Game, seat: int, now: datetime | None = None,
             moves = moves.filter(seq__lt=end[0])
         return {"since": _iso(since), "until": _iso(end[1] if end else _aware(finished_at)),
                 "moves": moves.count(), "finished": end is None}
-    if end is not None and now - end[1] > BOT_PLAYED_TOLD_FOR:
+    if end is not None and end[1] is not None and now - end[1] > BOT_PLAYED_TOLD_FOR:
         return None
     moves = GameEvent.objects.filter(game=game, seat=seat, source="bot", seq__gt=since_seq)
     if end is not None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import datetime
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -12,6 +15,9 @@ from lobby import table_settings
 
 
 class Game(models.Model):
+    # not a column: the locking statement's time, set on the rows game.services.locking returns
+    db_now: datetime.datetime
+
     class Status(models.TextChoices):
         PLAYING = "playing", _("playing")
         FINISHED = "finished", _("finished")
@@ -58,6 +64,11 @@ class Game(models.Model):
 
 class GameSeat(models.Model):
     """Who sits in an engine seat for this game; a human seat may be played by a bot after takeover."""
+
+    # not columns: set by the pages that show a finished game's seats (ratings' replay)
+    outcome: str | None
+    reason_label: str
+    change: Any
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()

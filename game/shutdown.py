@@ -106,5 +106,6 @@ async def _close_all() -> None:
 def _stop_server() -> None:
     from twisted.internet import reactor  # daphne runs on twisted's asyncio reactor
 
+
     if reactor.running:
-        reactor.stop()
+        reactor.stop()  # type: ignore[misc]  # twisted declares the reactor as a zope interface

@@ -135,7 +135,7 @@ def arrive(table_id: int, user, game_id: int | None, seated_in_play: bool, socke
     read in `admit` came before), and after `set_connected`, which changes the frame."""
     socket_count.opened(table_id, user.pk, socket_id)
     logged(lobby_services.set_presence)(table_id, user.pk, True)
-    if seated_in_play:
+    if seated_in_play and game_id is not None:
         services.set_connected(game_id, user, True)
     return services.connect_info(table_id, user), access.role(table_id, user)
 

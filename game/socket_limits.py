@@ -10,6 +10,7 @@ gone with it (a deployment of N web processes bounds an account at N times as ma
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from django.conf import settings
 
@@ -28,7 +29,11 @@ def admit(player_id: int, address: str) -> bool:
 
 def release(player_id: int, address: str) -> None:
     """The socket admitted for `player_id` from `address` has closed."""
-    for counter, key in ((_accounts, player_id), (_addresses, address)):
-        counter[key] -= 1
-        if counter[key] <= 0:
-            del counter[key]
+    _drop(_accounts, player_id)
+    _drop(_addresses, address)
+
+
+def _drop(counter: Counter[Any], key: object) -> None:
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]

@@ -9,6 +9,7 @@ survives anything a task meets. Each task waits for the frames it produced to le
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from celery import shared_task
 from celery.signals import worker_process_init
@@ -32,7 +33,7 @@ def bot_move(game_id: int, seat: int, version: int) -> None:
 
 
 @worker_process_init.connect
-def _own_connection(**kwargs) -> None:
+def _own_connection(**kwargs: Any) -> None:
     """A prefork child opens its own database connection (never one inherited from the parent)."""
     from django.db import connection
 

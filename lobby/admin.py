@@ -74,7 +74,7 @@ class TableAdmin(admin.ModelAdmin):
     def seats_summary(self, table: Table) -> str:
         parts = []
         for s in table.seats.all():
-            parts.append(s.player.nick if s.player_id else (f"bot:{s.bot_level}" if s.bot_level else "—"))
+            parts.append(s.player.nick if s.player else (f"bot:{s.bot_level}" if s.bot_level else "—"))
         return ", ".join(parts)
 
     def has_add_permission(self, request) -> bool:

@@ -3,6 +3,8 @@ turn posted strings into the keyword values the services take."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -14,13 +16,16 @@ from .presets import DEFAULT_PRESET, PRESETS
 from .rule_texts import RULE_LABELS, decode, encode, value_label
 from .table_settings import DISCONNECT, PRIVATE, RULES_SETTER, SEATS, SERIES, START, TURN_SECONDS
 
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise as StrPromise
+
 AS_PRESET = ""  # "use the preset's value"
 
 
 def _rule_field(key: str, *, editing: bool) -> forms.ChoiceField:
     label, help_text, _source = RULE_LABELS[key]
     default = Rules().to_dict()[key]
-    choices = [(encode(v), value_label(key, v)) for v in RULE_CHOICES[key]]
+    choices: list[tuple[str, str | StrPromise]] = [(encode(v), value_label(key, v)) for v in RULE_CHOICES[key]]
     if not editing:
         choices = [(AS_PRESET, _("as in the preset"))] + choices
     return forms.ChoiceField(label=label, help_text=_with_default(help_text, value_label(key, default)),
@@ -49,7 +54,7 @@ class TableSettingsForm(forms.Form):
         if not editing:
             self.fields["name"] = forms.CharField(label=_("Table name"), max_length=60, required=False,
                                                   help_text=_("Optional; shown in the lobby."))
-        as_preset = [] if editing else [(AS_PRESET, _("as in the preset"))]
+        as_preset: list[tuple[str, str | StrPromise]] = [] if editing else [(AS_PRESET, _("as in the preset"))]
         for setting in (SEATS, SERIES):  # a preset may set these
             self.fields[setting.key] = forms.TypedChoiceField(
                 label=setting.label, help_text=setting.help, choices=as_preset + setting.choices(), coerce=int,
@@ -70,10 +75,10 @@ class TableSettingsForm(forms.Form):
         """A table's name is shown to everyone in the lobby: swearing is masked as in the chat."""
         return profanity.mask(" ".join((self.cleaned_data.get("name") or "").split()))
 
-    def clean(self) -> dict:
+    def clean(self) -> dict[str, Any]:
         """Pairs need exactly four seats: said once, by the seats field, in the page's language
         (the lobby service checks again)."""
-        data = super().clean()
+        data = super().clean() or {}
         preset = PRESETS.get(data.get("preset") or "")
         raw_pairs = data.get("rule_pairs")
         if raw_pairs not in (None, AS_PRESET):

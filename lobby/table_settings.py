@@ -10,12 +10,14 @@ Pure data (no model, no service): ``lobby.models`` builds its fields and constra
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import models
-from django.utils.functional import Promise
 from django.utils.translation import gettext as _now
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise
 
 
 class RulesSetter(models.TextChoices):
@@ -38,8 +40,8 @@ class TableSetting:
     key: str  # the Table field and the services' keyword
     values: tuple  # every allowed value, in the order the forms offer them
     default: Any
-    label: Promise
-    help: Promise
+    label: _StrPromise
+    help: _StrPromise
     error: str  # durak_site/errors.py code for a value not in ``values``
     value_labels: dict = field(default_factory=dict)  # value → its words (else the value itself)
 
@@ -60,7 +62,7 @@ class TableSetting:
             return _now("yes") if value else _now("no")
         return str(value)
 
-    def choices(self) -> list[tuple[str, str]]:
+    def choices(self) -> list[tuple[str, str | _StrPromise]]:
         """(posted string, words) for a form's select."""
         return [(str(value), self.label_of(value)) for value in self.values]
 

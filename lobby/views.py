@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -13,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django_htmx.middleware import HtmxDetails
 
 from accounts import services as accounts_services
 from durak_site import ratelimit
@@ -25,6 +27,10 @@ from .models import Seat, Table
 from .presets import PRESETS
 from .rule_texts import BOT_LEVELS, RULE_LABELS, TABLE_LABELS, value_label
 from .table_settings import PRIVATE, TABLE_SETTINGS
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails  # django_htmx.middleware.HtmxMiddleware sets it
 
 LIST_LIMIT = 60
 INVITES_KEY = services.INVITES_KEY
@@ -150,7 +156,7 @@ def _unrated_because(table: Table, seats: list[Seat]) -> dict[str, str]:
 # ---------------------------------------------------------------- lobby list
 
 
-def index(request: HttpRequest) -> HttpResponse:
+def index(request: HtmxHttpRequest) -> HttpResponse:
     variant = request.GET.get("variant", "")
     players = request.GET.get("players", "")
     # a waiting table is listed only while a person at it has it open: his table socket keeps his
@@ -168,9 +174,9 @@ def index(request: HttpRequest) -> HttpResponse:
         tables = tables.filter(rules__variant=variant)
     if players.isdigit():
         tables = tables.filter(seats_count=int(players))
-    order = {Table.Status.WAITING: 0, Table.Status.COUNTDOWN: 1, Table.Status.REMATCH: 2, Table.Status.PLAYING: 3}
+    order: dict[str, int] = {Table.Status.WAITING: 0, Table.Status.COUNTDOWN: 1, Table.Status.REMATCH: 2, Table.Status.PLAYING: 3}
     rows = sorted(tables[:LIST_LIMIT], key=lambda t: (order.get(t.status, 9), -t.free, -t.created_at.timestamp()))
-    context = {
+    context: dict[str, Any] = {
         "rows": [(t, _summary(t, request.user)) for t in rows],
         "variant": variant,
         "players": players,
@@ -268,7 +274,7 @@ ACTIONS = {"sit", "stand", "add_bot", "remove_bot", "ready", "unready", "cancel"
 
 
 @require_POST
-def act(request: HttpRequest, table_id: int) -> HttpResponse:
+def act(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     """One waiting-room button. Answers with the fresh fragment (htmx) or a redirect."""
     table = _table_or_404(request, table_id)
     op = request.POST.get("op", "")

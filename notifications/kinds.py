@@ -70,7 +70,8 @@ def analysis_done(data: dict) -> Message:
 
 def event_start(data: dict) -> Message:
     """The tournaments app words its own notice in every language (its name is the event's)."""
-    toast = data.get("toast") if isinstance(data.get("toast"), dict) else {}
+    raw = data.get("toast")
+    toast = raw if isinstance(raw, dict) else {}
     body = toast.get(get_language()) or _("An event you joined starts in a minute.")
     return Message(title=_("The event is starting"), body=body, url=str(data.get("url") or "/"),
                    topic=f"event-{data.get('tournament', 0)}", ttl=60, urgency="high", vibrate=True)

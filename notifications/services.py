@@ -11,6 +11,7 @@ import base64
 import logging
 import threading
 from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -63,7 +64,7 @@ def _push_service(endpoint: object) -> bool:
         host == allowed or host.endswith("." + allowed) for allowed in settings.PUSH_SERVICE_HOSTS)
 
 
-def subscribe(player, endpoint: object, p256dh: object, auth: object, lang: str) -> PushSubscription:
+def subscribe(player: Any, endpoint: object, p256dh: object, auth: object, lang: str) -> PushSubscription:
     """Keep this browser's subscription for `player` (a browser that subscribed for someone else
     before is his now); at most MAX_DEVICES, the oldest dropped."""
     if not enabled():
@@ -71,9 +72,9 @@ def subscribe(player, endpoint: object, p256dh: object, auth: object, lang: str)
     if not (_push_service(endpoint) and _key_bytes(p256dh, 65) and _key_bytes(auth, 16)):
         raise ServiceError("push_subscription_invalid")
     lang = lang if lang in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+    row_values: dict[str, Any] = {"player": player, "p256dh": p256dh, "auth": auth, "lang": lang}
     with transaction.atomic():
-        row, _created = PushSubscription.objects.update_or_create(
-            endpoint=endpoint, defaults={"player": player, "p256dh": p256dh, "auth": auth, "lang": lang})
+        row, _created = PushSubscription.objects.update_or_create(endpoint=endpoint, defaults=row_values)
         kept = list(PushSubscription.objects.filter(player=player).order_by("-created_at", "-pk")
                     .values_list("pk", flat=True))
         if len(kept) > MAX_DEVICES:
@@ -81,7 +82,7 @@ def subscribe(player, endpoint: object, p256dh: object, auth: object, lang: str)
     return row
 
 
-def unsubscribe(player, endpoint: object) -> None:
+def unsubscribe(player: Any, endpoint: object) -> None:
     if isinstance(endpoint, str):
         PushSubscription.objects.filter(player=player, endpoint=endpoint).delete()
 
@@ -91,12 +92,12 @@ def forget(subscription_id: int) -> None:
     PushSubscription.objects.filter(pk=subscription_id).delete()
 
 
-def settings_of(player) -> NotificationSettings:
+def settings_of(player: Any) -> NotificationSettings:
     row = NotificationSettings.objects.filter(player_id=player.pk).first()
     return row or NotificationSettings(player_id=player.pk)
 
 
-def set_switches(player, values: dict[str, bool]) -> NotificationSettings:
+def set_switches(player: Any, values: dict[str, bool]) -> NotificationSettings:
     """Store the switches given (names from SWITCHES; others are refused)."""
     unknown = set(values) - set(SWITCHES)
     if unknown or not all(isinstance(v, bool) for v in values.values()):
@@ -108,7 +109,7 @@ def set_switches(player, values: dict[str, bool]) -> NotificationSettings:
     return row
 
 
-def devices(player) -> int:
+def devices(player: Any) -> int:
     return PushSubscription.objects.filter(player=player).count()
 
 
@@ -116,7 +117,7 @@ def wants(player_id: int, kind: str) -> bool:
     return NotificationSettings.objects.filter(player_id=player_id, **{kind: True}).exists()
 
 
-def notify(player_id: int, kind: str, data: dict) -> None:
+def notify(player_id: int, kind: str, data: dict[str, Any]) -> None:
     """Queue a push of `kind` to every device of the player, once the transaction commits. Nothing
     is queued when push is off, or the player has not asked for this kind."""
     if kind not in kinds.KINDS or not enabled():
@@ -127,7 +128,7 @@ def notify(player_id: int, kind: str, data: dict) -> None:
 TURN_REPEAT = 10  # seconds: at most one «Ваш ход» per player and game in this time (one topic anyway)
 
 
-def queue_now(player_id: int, kind: str, data: dict) -> None:
+def queue_now(player_id: int, kind: str, data: dict[str, Any]) -> None:
     """Outside any transaction (the turn dispatcher): queue at once, if he wants this kind; a
     «Ваш ход» at most once per TURN_REPEAT seconds per game."""
     if not enabled() or not wants(player_id, kind):
@@ -137,7 +138,7 @@ def queue_now(player_id: int, kind: str, data: dict) -> None:
     _queue(player_id, kind, data)
 
 
-def _queue(player_id: int, kind: str, data: dict) -> None:
+def _queue(player_id: int, kind: str, data: dict[str, Any]) -> None:
     mode = runner()
     if mode == "celery":
         try:
@@ -149,17 +150,17 @@ def _queue(player_id: int, kind: str, data: dict) -> None:
                          name=f"push-{kind}-{player_id}").start()
 
 
-_local_sender: Callable[[int, str, dict], object] | None = None
+_local_sender: Callable[[int, str, dict[str, Any]], object] | None = None
 
 
-def send_locally_with(sender: Callable[[int, str, dict], object]) -> None:
+def send_locally_with(sender: Callable[[int, str, dict[str, Any]], object]) -> None:
     """The local runner's sender (``NotificationsConfig.ready()`` hands over the delivery, which
     imports this module)."""
     global _local_sender
     _local_sender = sender
 
 
-def _send_in_thread(player_id: int, kind: str, data: dict) -> None:
+def _send_in_thread(player_id: int, kind: str, data: dict[str, Any]) -> None:
     try:
         if _local_sender is not None:
             _local_sender(player_id, kind, data)

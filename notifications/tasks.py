@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from celery import shared_task
 
@@ -12,7 +13,7 @@ logger = logging.getLogger(__name__)
 
 
 @shared_task(name=services.TASK, ignore_result=True, acks_late=True)
-def send_push(player_id: int, kind: str, data: dict) -> None:
+def send_push(player_id: int, kind: str, data: dict[str, Any]) -> None:
     try:
         delivery.send(player_id, kind, data)
     except Exception:

@@ -49,7 +49,8 @@ def subscribe(request: HttpRequest) -> JsonResponse:
         if _limited(request):
             raise ServiceError("push_too_often")
         body = _json(request)
-        keys = body.get("keys") if isinstance(body.get("keys"), dict) else {}
+        raw_keys = body.get("keys")
+        keys = raw_keys if isinstance(raw_keys, dict) else {}
         services.subscribe(request.user, body.get("endpoint"), keys.get("p256dh"), keys.get("auth"),
                            str(body.get("lang") or ""))
     except ServiceError as exc:

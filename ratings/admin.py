@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -57,7 +58,7 @@ def _void(modeladmin, request, game_ids: list[int]):
     return TemplateResponse(request, "admin/ratings/void_confirm.html", {
         **modeladmin.admin_site.each_context(request),
         "title": gettext("Void game rating"), "form": form, "game_ids": game_ids,
-        "queryset_pks": request.POST.getlist(admin.helpers.ACTION_CHECKBOX_NAME),
+        "queryset_pks": request.POST.getlist(helpers.ACTION_CHECKBOX_NAME),
         "action": request.POST.get("action"), "opts": modeladmin.model._meta,
     })
 
@@ -161,7 +162,7 @@ class KnownPairForm(forms.ModelForm):
         fields = ("note",)
 
     def clean(self):
-        data = super().clean()
+        data = super().clean() or {}
         if data.get("first") and data.get("first") == data.get("second"):
             raise forms.ValidationError(_("Choose two different players."))
         return data

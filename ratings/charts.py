@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ratings.models import START_RATING
 
 WIDE, NARROW = 760, 400  # two renderings: CSS shows the wide one on desktops, the narrow one on phones
@@ -18,7 +20,7 @@ def _nice_step(span: float) -> int:
     return STEPS[-1]
 
 
-def rating_chart(points: list[tuple[int, object]], width: int = WIDE) -> dict | None:
+def rating_chart(points: Sequence[tuple[int, object]], width: int = WIDE) -> dict | None:
     """``points``: [(rating, when)] oldest first, the first being the start. None if no games."""
     if len(points) < 2:
         return None

@@ -181,7 +181,8 @@ def _rated_changes(humans, seat_outcomes) -> tuple[dict[int, int], bool]:
     deltas: dict[int, int] = {}
     withheld = False
     for s in humans:
-        full = {Outcome.WIN: RATING_STEP, Outcome.LOSS: -RATING_STEP, Outcome.DRAW: 0}[
+        steps: dict[str, int] = {Outcome.WIN: RATING_STEP, Outcome.LOSS: -RATING_STEP, Outcome.DRAW: 0}
+        full = steps[
             board_outcome(seat_outcomes.get(s.number, codes.DRAW))]
         faces_provisional = any(o.player_id in provisional for o in humans if o.player_id != s.player_id)
         if s.player_id in provisional or not faces_provisional:

@@ -59,6 +59,8 @@ class Rating(Standing):
 class RatingVariant(Standing):
     """The same standing per game variant (podkidnoy / perevodnoy), for the leaderboard filter."""
 
+    label: str  # not a column: the variant's name, set by the profile page
+
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="variant_ratings")
     variant = models.CharField(max_length=12)
 
@@ -96,6 +98,10 @@ class RatingChange(models.Model):
 
 class GameRecord(models.Model):
     """What the ratings app decided about one finished game (written once, by record_game_result)."""
+
+    # not columns: set by record_game_result for game.services
+    seat_changes: dict[int, tuple[int, int]]
+    win_withheld_seats: list[int]
 
     game = models.OneToOneField("game.Game", on_delete=models.CASCADE, related_name="record", primary_key=True)
     table = models.ForeignKey("lobby.Table", on_delete=models.CASCADE, related_name="game_records")
@@ -172,6 +178,10 @@ class Series(models.Model):
 class SeriesEntry(models.Model):
     """One player's running score in one series."""
 
+    # not columns: set by ratings.services.selectors for the series panel
+    rank: int
+    is_winner: bool
+
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
                                related_name="series_entries")
@@ -210,6 +220,8 @@ class SeriesGame(models.Model):
 class ClubStanding(models.Model):
     """A player's club standing over series games (docs/RULES.md#quartet-club): averages and club membership kept in
     indexed columns (see services.club.update_club for the membership rule)."""
+
+    candidate: bool  # not a column: set by ratings.services.selectors.club_tables
 
     player = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club",
                                   primary_key=True)

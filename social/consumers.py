@@ -20,6 +20,7 @@ import json
 import logging
 import re
 import time
+from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -75,13 +76,13 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
     watching_queue = False
     hidden: frozenset[int] | set[int] = frozenset()  # players hidden from him (they blocked him)
     online_frame: str | None = None  # the newest online list announced, not yet sent (throttled)
-    search: dict | None = None  # his search as this socket last showed it (queue.status_for)
-    queue_news: dict | None = None  # the newest queue news announced, not yet used (throttled)
+    search: dict[str, Any] | None = None  # his search as this socket last showed it (queue.status_for)
+    queue_news: dict[str, Any] | None = None  # the newest queue news announced, not yet used (throttled)
     avoid: set[int] | None = None  # the players a block keeps from him (queue.avoid_of), read when needed
     admitted = False  # counted by game.socket_limits with the table sockets (released on disconnect)
     generation = 0  # accounts.sessions.generation when the session was last found valid
 
-    async def dispatch(self, message) -> None:
+    async def dispatch(self, message: Any) -> None:
         """As the table socket: no hop to the one thread-sensitive thread per message (the
         database is reached only through `in_thread`)."""
         handler = getattr(self, get_handler_name(message), None)
@@ -90,11 +91,11 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
         await handler(message)
 
     async def connect(self) -> None:
-        self.user = self.scope.get("user")
+        self.user: Any = self.scope.get("user")
         self.lang = _language(self.scope)
         self.bucket = TokenBucket(RATE, BURST)
         self.joined: list[str] = []
-        self.pending: dict[str, asyncio.Task] = {}
+        self.pending: dict[str, asyncio.Task[None]] = {}
         self.last_push: dict[str, float] = {}
         self.last_beat = time.monotonic()
         await self.accept()
@@ -126,7 +127,7 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
         self.counted = True
         await self.send_json({"type": "hello", "search": self.search})
 
-    async def disconnect(self, code) -> None:
+    async def disconnect(self, code: Any) -> None:
         self.closing = True
         if self.admitted:
             self.admitted = False
@@ -145,7 +146,7 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
 
     # ------------------------------------------------------------ browser -> server
 
-    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+    async def receive(self, text_data: Any = None, bytes_data: Any = None, **kwargs: Any) -> None:
         if not self.counted:
             return
         if not self.bucket.take():
@@ -174,7 +175,7 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
             log.exception("site socket: message %r failed", content.get("type"))
             await self._error("bad_message")
 
-    async def _handle(self, content: dict) -> None:
+    async def _handle(self, content: dict[str, Any]) -> None:
         kind = content["type"]
         if kind == "ping":
             await self.send_json({"type": "pong"})
@@ -220,7 +221,7 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
         except Exception:
             log.exception("site socket: heartbeat failed")
 
-    async def _page(self, path) -> None:
+    async def _page(self, path: Any) -> None:
         if not isinstance(path, str) or len(path) > 200:
             raise ServiceError("bad_message")
         found = TABLE_PATH.match(path)
@@ -271,7 +272,7 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
 
     # ------------------------------------------------------------ server -> browser
 
-    def _throttled(self, name: str, send) -> None:
+    def _throttled(self, name: str, send: Any) -> None:
         """Run `send` now, or once when PUSH_EVERY has passed since the last one (never more often)."""
         if name in self.pending and not self.pending[name].done():
             return
@@ -288,18 +289,18 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
 
         self.pending[name] = asyncio.ensure_future(later())
 
-    async def socket_hook(self, event) -> None:
+    async def socket_hook(self, event: Any) -> None:
         """The personal news (social/notify.py), sent as the table socket's hook event."""
         if event.get("hook") == notify.HOOK and not self.closing:
             await self.send_json(event["payload"])
 
-    async def site_notify(self, event) -> None:
+    async def site_notify(self, event: Any) -> None:
         """News sent to a page hook's group as ``site.notify`` (social/site_hooks.py): the site socket
         only; a group a table socket may join sends ``notify.news_event`` instead."""
         if not self.closing:
             await self.send_json(event["payload"])
 
-    async def site_online(self, event) -> None:
+    async def site_online(self, event: Any) -> None:
         """The online list changed: its frame comes with the news (presence.summary read once for
         every viewer); the newest one goes out when this socket's second is up."""
         self.online_frame = event.get("text")
@@ -317,11 +318,11 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.send(text_data=frame)
 
-    async def site_queue(self, event) -> None:
+    async def site_queue(self, event: Any) -> None:
         self.queue_news = event
         self._throttled("queue", self._send_queue_news)
 
-    async def session_ended(self, event) -> None:
+    async def session_ended(self, event: Any) -> None:
         key = event.get("session_key")
         if key is not None and key != self.session_key:
             return
@@ -341,14 +342,14 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
             message = str(exc) if exc is not None else message_for(code)
         await self.send_json({"type": "error", "code": code, "message": message})
 
-    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+    async def send(self, text_data: Any = None, bytes_data: Any = None, close: Any = False) -> None:
         try:
             await super().send(text_data, bytes_data, close)
         except Exception:
             self.closing = True
 
 
-def _arrive(session_key: str | None, player_id: int) -> tuple[str | None, int, dict | None]:
+def _arrive(session_key: str | None, player_id: int) -> tuple[str | None, int, dict[str, Any] | None]:
     """One thread hop after the handshake: (why the session ended or None, the session generation it
     was found valid at, what his search shows); a valid one counts the tab as open. The generation is
     read before the check: a session that ends in between moves it, and the next beat looks again."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from lobby.table_settings import SEATS, TURN_SECONDS  # the tables' allowed values and defaults
 
@@ -73,9 +74,9 @@ def _agree(a, b, any_value):
 _CLASH = object()
 
 
-def common(group: list[Candidate]) -> dict | None:
+def common(group: list[Candidate]) -> dict[str, Any] | None:
     """The settings every search of the group accepts (open ones stay open), or None."""
-    out = {"variant": "", "players": 0, "deck": 0, "turn_seconds": 0, "rated": group[0].rated}
+    out: dict[str, Any] = {"variant": "", "players": 0, "deck": 0, "turn_seconds": 0, "rated": group[0].rated}
     for c in group:
         if c.rated != out["rated"]:
             return None
@@ -177,7 +178,8 @@ def _nearest(head: Candidate, by_mode: dict[Mode, list[Candidate]], taken: set[i
 
 def groups(queue: list[Candidate]) -> list[tuple[list[Candidate], bool]]:
     """Every group the queue (oldest first) makes now: (group, fill with bots)."""
-    out, taken = [], set()
+    out: list[tuple[list[Candidate], bool]] = []
+    taken: set[int] = set()
     by_mode: dict[Mode, list[Candidate]] = {}
     for c in queue:
         by_mode.setdefault(mode_of(c), []).append(c)

@@ -179,11 +179,11 @@ def remove_friend(player, other_id) -> bool:
                                      | Q(from_player=other, to_player=player)).delete()[0] > 0
 
 
-def friends_view(player_id: int) -> dict:
+def friends_view(player_id: int) -> dict[str, list[Player]]:
     """Friends, requests to him and from him (players, oldest first)."""
     rows = Friendship.objects.filter(Q(from_player_id=player_id) | Q(to_player_id=player_id)).select_related(
         "from_player", "to_player").order_by("created_at")
-    out = {"friends": [], "incoming": [], "outgoing": []}
+    out: dict[str, list[Player]] = {"friends": [], "incoming": [], "outgoing": []}
     for f in rows:
         if f.accepted:
             out["friends"].append(f.to_player if f.from_player_id == player_id else f.from_player)

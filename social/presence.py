@@ -9,6 +9,7 @@ with its frame, and each viewer's socket sends it at most once a second, whateve
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from datetime import timedelta
 
 from django.core.cache import cache
@@ -101,12 +102,12 @@ def _online_news() -> dict:
 _online = Announcer(notify.ONLINE_GROUP, "site.online", _online_news)
 
 
-def statuses(player_ids) -> dict[int, dict]:
+def statuses(player_ids: Iterable[int]) -> dict[int, dict[str, str | None]]:
     """lobby / searching / playing (with a watch link for a public game) for each player. A matched
     player stays "searching" until his game is dealt: who left the search at the moment one was
     matched would name his opponent."""
     ids = list(player_ids)
-    out = {pid: {"status": "lobby"} for pid in ids}
+    out: dict[int, dict[str, str | None]] = {pid: {"status": "lobby"} for pid in ids}
     matching = (Q(status__in=[SearchRequest.Status.WAITING, SearchRequest.Status.MATCHED])
                 | Q(status=SearchRequest.Status.SEATED, table__matched=True,
                     table__status__in=[Table.Status.WAITING, Table.Status.COUNTDOWN]))
@@ -129,13 +130,13 @@ def online_people(query: str = "") -> tuple[list[dict], int]:
     if query:
         rows = rows.filter(player__nick__icontains=query)
     total = rows.count()
-    rows = list(rows.select_related("player").order_by("player__nick")[:PAGE_LIMIT])
-    ids = [r.player_id for r in rows]
+    shown = list(rows.select_related("player").order_by("player__nick")[:PAGE_LIMIT])
+    ids = [r.player_id for r in shown]
     ratings = dict(Rating.objects.filter(player_id__in=ids).values_list("player_id", "value"))
     states = statuses(ids)
     marks = reliability.marks(ids)
     return [{"id": r.player_id, "nick": r.player.nick, "rating": ratings.get(r.player_id, START_RATING),
-             "reliability": marks[r.player_id], **states[r.player_id]} for r in rows], total
+             "reliability": marks[r.player_id], **states[r.player_id]} for r in shown], total
 
 
 def summary_for(viewer) -> dict:

@@ -128,10 +128,10 @@ def join(player, match_now: bool = True, **raw) -> SearchRequest:
             request = SearchRequest.objects.create(player=player, rating=rating, queued_at=now, created_at=now,
                                                    **choices)
     except IntegrityError:
-        request = live_request(player.pk)
-        if request is None:  # it ended between the insert and the read: try once more
-            request = SearchRequest.objects.create(player=player, rating=rating, **choices)
-        return request
+        found = live_request(player.pk)
+        if found is None:  # it ended between the insert and the read: try once more
+            found = SearchRequest.objects.create(player=player, rating=rating, **choices)
+        return found
     queue_news.changed()
     if match_now:
         match()

@@ -8,6 +8,8 @@ per announcement (social/announce.py) and each socket works out its own count fr
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection, Iterable
+from typing import Any
 
 from django.db import transaction
 
@@ -29,7 +31,7 @@ def read() -> dict:
             "rows": [list(row) for row in rows]}
 
 
-def _meets(variant: str, players: int, deck: int, rated: bool, choices: dict) -> bool:
+def _meets(variant: str, players: int, deck: int, rated: bool, choices: dict[str, Any]) -> bool:
     if rated != choices["rated"]:
         return False
     if choices["variant"] and variant not in ("", choices["variant"]):
@@ -39,13 +41,15 @@ def _meets(variant: str, players: int, deck: int, rated: bool, choices: dict) ->
     return not (choices["deck"] and deck not in (ANY, choices["deck"]))
 
 
-def others(modes: list, choices: dict, avoid=(), rows=()) -> int:
+def others(modes: list[tuple[str, int, int, bool, int]], choices: dict[str, Any], avoid: Collection[int] = (),
+           rows: Iterable[tuple[int, str, int, int, bool]] = ()) -> int:
     """How many others wait with choices that could meet `choices` (ignoring ratings); `modes` as
     `read` gives them, himself among them. Players he can never be matched with (`avoid`: a block
     either way) are not counted: their `rows` (as `read` gives them) say which modes they are in."""
     total = sum(n for variant, players, deck, rated, n in modes if _meets(variant, players, deck, rated, choices))
     if avoid:
-        total -= sum(1 for pid, *mode in rows if pid in avoid and _meets(*mode, choices))
+        total -= sum(1 for pid, variant, players, deck, rated in rows
+                     if pid in avoid and _meets(variant, players, deck, rated, choices))
     return max(0, total - 1)
 
 

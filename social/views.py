@@ -6,6 +6,7 @@ is refused (with the catalogue's sentence) when it cannot be done; nothing chang
 
 from __future__ import annotations
 
+from typing import Any, cast
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -126,7 +127,7 @@ def search(request: HttpRequest) -> HttpResponse:
 
 @_guarded
 def search_start(request: HttpRequest) -> HttpResponse:
-    raw = {k: request.POST[k] for k in queue.DEFAULTS if k in request.POST}
+    raw: dict[str, Any] = {k: request.POST[k] for k in queue.DEFAULTS if k in request.POST}
     if "rated" not in raw and request.POST.get("form") == "1":
         raw["rated"] = "0"  # an unticked box sends nothing
     return _go(queue.join(request.user, **raw))
@@ -149,7 +150,7 @@ def search_status(request: HttpRequest) -> JsonResponse:
 
 @login_required
 def friends(request: HttpRequest) -> HttpResponse:
-    me = request.user.pk
+    me = cast(int, request.user.pk)  # login_required
     view = people.friends_view(me)
     online = presence.online_ids()
     ids = [p.pk for p in view["friends"]]

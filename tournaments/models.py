@@ -35,6 +35,10 @@ SWISS_ROUNDS = (3, 4, 5, 6, 7, 9)
 class Tournament(models.Model):
     """One event: its rules, when it runs, and where it stands."""
 
+    # not columns: set on the events tournaments.selectors lists
+    joined: bool
+    players: int
+
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", _("starts soon")
         RUNNING = "running", _("running")
@@ -175,6 +179,10 @@ class TournamentGame(models.Model):
 
     def side(self, player_id: int) -> str:
         return "a" if player_id == self.player_a_id else "b"
+
+    def player_ids(self) -> list[int]:
+        """The pairing's players (one, for a bye)."""
+        return [p for p in (self.player_a_id, self.player_b_id) if p is not None]
 
 
 class ScheduleRow(models.Model):

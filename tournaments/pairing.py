@@ -55,7 +55,7 @@ def _arena_weight(a: Waiting, b: Waiting) -> int:
 
 
 def _match(players: list, allowed, weight) -> tuple[list[tuple], list]:
-    graph = nx.Graph()
+    graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(range(len(players)))
     for i, a in enumerate(players):
         for j in range(i + 1, len(players)):
@@ -131,7 +131,7 @@ def _swiss_weights(players: list[SwissPlayer]):
 
 
 def _perfect(players: list[SwissPlayer]) -> bool:
-    graph = nx.Graph()
+    graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(range(len(players)))
     graph.add_edges_from((i, j) for i, a in enumerate(players) for j in range(i + 1, len(players))
                          if swiss_allowed(a, players[j]))

@@ -13,6 +13,8 @@ columns again and the first decision is a full sweep.
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery.beat import PersistentScheduler
 from django.conf import settings
 
@@ -34,7 +36,7 @@ class DeadlineScheduler(PersistentScheduler):
         if due:
             try:
                 at = self.pacer.sweep_at
-                sweep = {"full": self.pacer.sweep_full}
+                sweep: dict[str, Any] = {"full": self.pacer.sweep_full}
                 if at is not None:
                     sweep["not_before"] = at.isoformat()
                 tasks.sweep_deadlines.apply_async(kwargs=sweep, expires=tasks.SWEEP_EXPIRES,

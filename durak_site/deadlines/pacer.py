@@ -53,7 +53,9 @@ def next_deadline(after: datetime | None = None) -> tuple[datetime, datetime | N
         cursor.execute(f"SELECT {', '.join(parts)}, {now_sql}", [*params, *now_params])
         *values, now = cursor.fetchone()
     upcoming = [v for v in map(_as_datetime, values) if v is not None]
-    return _as_datetime(now), min(upcoming, default=None)
+    db_now = _as_datetime(now)
+    assert db_now is not None  # the database's NOW()
+    return db_now, min(upcoming, default=None)
 
 
 class Pacer:
@@ -93,7 +95,7 @@ class Pacer:
                 self._last_full = time.monotonic()
             return full, self.poll
         if full or (upcoming is not None and upcoming <= now + self.lead):
-            at = now if full or upcoming <= now else upcoming
+            at = now if full or upcoming is None or upcoming <= now else upcoming
             self.sweep_at = None if at == now else at
             self.sweep_full = full
             self.covered = at if self.covered is None else max(self.covered, at)

@@ -12,6 +12,7 @@ say ``not_your_turn`` because the starter, whose hand is secret, may still throw
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from game.engine.card_strings import beats, rank_of, table_ranks
@@ -19,12 +20,12 @@ from game.engine.card_strings import beats, rank_of, table_ranks
 _CARD_MOVES = ("attack", "defend", "transfer")
 
 
-def why_not(view: dict[str, Any]) -> dict[str, str]:
+def why_not(view: Mapping[str, Any]) -> dict[str, str]:
     """{card: IllegalAction code} for every card of the viewer's hand with no legal use now."""
     return {card: code for card, (code, _move) in explain(view).items()}
 
 
-def refused_move(view: dict[str, Any], card: str) -> dict[str, Any]:
+def refused_move(view: Mapping[str, Any], card: str) -> dict[str, Any]:
     """The move a tap on ``card`` stands for: a defence for the defender, else a lead/throw-in."""
     open_ = _open_attacks(view)
     if view.get("seat") == view.get("defender") and open_:
@@ -32,7 +33,7 @@ def refused_move(view: dict[str, Any], card: str) -> dict[str, Any]:
     return {"type": "attack", "card": card}
 
 
-def explain(view: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
+def explain(view: Mapping[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
     """{card: (code, the refused move)}; empty for a spectator or when every card is playable."""
     if view.get("seat") is None:
         return {}
@@ -53,11 +54,11 @@ def explain(view: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
     return out
 
 
-def _open_attacks(view: dict[str, Any]) -> list[str]:
+def _open_attacks(view: Mapping[str, Any]) -> list[str]:
     return [p["attack"] for p in view.get("table") or () if not p.get("defense")]
 
 
-def _seat_code(view: dict[str, Any]) -> str | None:
+def _seat_code(view: Mapping[str, Any]) -> str | None:
     """A reason that holds for every card of the hand, or None when it depends on the card."""
     seat = view["seat"]
     if view.get("phase") == "over":
@@ -76,7 +77,7 @@ def _seat_code(view: dict[str, Any]) -> str | None:
     return _thrower_code(view)
 
 
-def _thrower_code(view: dict[str, Any]) -> str | None:
+def _thrower_code(view: Mapping[str, Any]) -> str | None:
     """The reasons apply_action checks for a throw-in before it looks at the card."""
     seat = view["seat"]
     if view.get("pairs") and view.get("partner") == view.get("defender"):
@@ -92,14 +93,14 @@ def _thrower_code(view: dict[str, Any]) -> str | None:
     return None
 
 
-def _room(view: dict[str, Any]) -> bool:
+def _room(view: Mapping[str, Any]) -> bool:
     table = view.get("table") or ()
     unbeaten = len(_open_attacks(view))
     defender_cards = (view.get("hand_counts") or {}).get(str(view.get("defender")), 0)
     return len(table) < (view.get("limit") or 0) and unbeaten < defender_cards
 
 
-def _starter_first(view: dict[str, Any]) -> bool:
+def _starter_first(view: Mapping[str, Any]) -> bool:
     """Does the starter still hold the first right to throw in (docs/RULES.md#throw-in-order)? Known for sure when he
     is awaited, or when this seat holds a card of a table rank it may not throw."""
     starter = view.get("attacker")
@@ -110,7 +111,7 @@ def _starter_first(view: dict[str, Any]) -> bool:
     return any(rank_of(c) in ranks and c not in usable for c in view.get("hand") or ())
 
 
-def _card_code(view: dict[str, Any], card: str, open_: list[str], ranks: set[str]) -> str:
+def _card_code(view: Mapping[str, Any], card: str, open_: list[str], ranks: set[str]) -> str:
     """The reason that depends on the card itself."""
     seat = view["seat"]
     if not view.get("table"):

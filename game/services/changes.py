@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from game import engine, frames
-from game.models import Game, GameSeat
+from game.models import Game
 from game.services import finish, locking, sending
 
 
@@ -25,7 +25,7 @@ def set_deadline(game: Game, state: engine.GameState) -> None:
         game.deadline_kind = Game.DeadlineKind.TURN
 
 
-def save(game: Game, state: engine.GameState, seats: list[GameSeat] | None = None) -> Game:
+def save(game: Game, state: engine.GameState, seats: list[frames.SeatRow] | None = None) -> Game:
     """Inside the locked transaction, after events were appended: deadline, finish or write, publish."""
     game.state = state.to_json()
     set_deadline(game, state)

@@ -10,22 +10,23 @@ other tables' moves wait for, so the seats are read once and the row written onc
 from __future__ import annotations
 
 import logging
+from typing import Any, cast
 
 from django.db import transaction
 from django.utils import timezone
 
-from game import engine, event_log, outcomes, signals
+from game import engine, event_log, frames, outcomes, signals
 from game.models import Game, GameSeat
 from game.services import locking, sending
 
 log = logging.getLogger(__name__)
 
 # Game.result's board keys when the board decided nothing (the game stopped before its end)
-NO_BOARD_RESULT = {"loser": None, "losers": [], "winners": [], "draw": False}
+NO_BOARD_RESULT: dict[str, Any] = {"loser": None, "losers": [], "winners": [], "draw": False}
 
 
-def finish(game: Game, state: engine.GameState, seats: list[GameSeat] | None = None,
-           status: str = Game.Status.FINISHED, **facts) -> Game:
+def finish(game: Game, state: engine.GameState, seats: list[frames.SeatRow] | None = None,
+           status: str = Game.Status.FINISHED, **facts: Any) -> Game:
     """End the locked game at `state` (its events appended): outcomes, the apps above told, the row
     saved (FINISH_FIELDS), the frames sent (with `seats`, as the frames read them, if the caller has
     them). `facts` go into Game.result (why a game stopped: ``reason``, ``by``)."""
@@ -67,7 +68,7 @@ def _tell_finished(game: Game, seats: list[GameSeat]) -> None:
     ``unrated_reason``, ``seat_changes`` ({seat: (rating change, rating after)}) and
     ``win_withheld_seats`` (seats whose win counted nothing: the clock or a bot made most of their moves)."""
     game.rated, game.unrated_reason = False, ""
-    changes: dict = {}
+    changes: dict[str, Any] = {}
     withheld: list[int] = []
     try:
         with transaction.atomic():
@@ -76,16 +77,16 @@ def _tell_finished(game: Game, seats: list[GameSeat]) -> None:
         log.exception("a game_finished receiver failed for game %s; the game ends unrated", game.pk)
         game.unrated_reason = "rating failed"
     else:
-        for _receiver, record in responses:
+        for _receiver, record in cast("list[tuple[Any, Any]]", responses):
             if record is not None:
                 game.rated = bool(record.rated)
                 game.unrated_reason = str(record.unrated_reason or "")[:100]
                 changes = dict(record.seat_changes)
                 withheld = list(getattr(record, "win_withheld_seats", None) or [])
-    game.result = outcomes.with_ratings(game.result, game.rated, game.unrated_reason, changes, withheld)
+    game.result = outcomes.with_ratings(game.result or {}, game.rated, game.unrated_reason, changes, withheld)
 
 
-def abandon(game: Game, state: engine.GameState, seats: list[GameSeat]) -> Game:
+def abandon(game: Game, state: engine.GameState, seats: list[frames.SeatRow]) -> Game:
     """Every human left for good: the game is archived as aborted, never left hanging."""
     return finish(game, state, seats, status=Game.Status.ABORTED, reason="abandoned")
 
@@ -99,7 +100,7 @@ def abort_game(game_id: int, reason: str = "moderator") -> Game | None:
         return finish(game, sending.state_of(game), status=Game.Status.ABORTED, reason="aborted", by=reason[:100])
 
 
-def on_table_closed(sender, table_id: int, reason: str, **kwargs) -> None:
+def on_table_closed(sender: Any, table_id: int, reason: str, **kwargs: Any) -> None:
     """A moderator closed a table (lobby's table_closed signal): its running game stops too."""
     for game_id in Game.objects.filter(table_id=table_id, status=Game.Status.PLAYING).values_list("pk", flat=True):
         abort_game(game_id, reason)

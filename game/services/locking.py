@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, cast
 
 from django.db import connection
+from django.db.models import Field, QuerySet
 from django.db.models.functions import Now
 from django.utils import timezone
 
@@ -44,7 +46,7 @@ MOVE_LOCK_SQL = (f"SELECT {_MOVE_READ_COLUMNS}, s.number, s.left_at, s.takeover_
 _POSTGRES_MOVE_LOCK_SQL = MOVE_LOCK_SQL.format(now="statement_timestamp()", lock=" FOR UPDATE OF g",
                                                seats=frames.SEATS_JSON_SQL.format(game="g"))
 _SQLITE_MOVE_LOCK_SQL = MOVE_LOCK_SQL.format(now="NULL", lock="", seats="NULL")
-_move_converters: dict[str, list] = {}  # per database vendor: [(column index, Col, converters)]
+_move_converters: dict[str, list[Any]] = {}  # per database vendor: [(column index, Col, converters)]
 
 HEARTBEAT_SQL = (f"UPDATE {_SEATS} SET last_heartbeat = CURRENT_TIMESTAMP FROM {_GAMES} g, {_PLAYERS} p "
                  f"WHERE g.id = {_SEATS}.game_id AND g.id = %s AND {_SEATS}.player_id = %s AND {_SEATS}.connected "
@@ -66,10 +68,10 @@ class LockedMove:
     seat_left: datetime | None
     seat_takeover: str  # the bot level playing his seat while he was away, "" if none
     session_generation: int
-    seats: list | None  # every seat as the frames need them (Postgres); None: read them when needed
+    seats: list[frames.SeatRow] | None  # every seat as the frames need them (Postgres); None: read them when needed
 
 
-def _converters() -> list:
+def _converters() -> list[Any]:
     """What the ORM would apply to each game column read by MOVE_LOCK_SQL (JSON decoding, SQLite's
     booleans and times), worked out once per database vendor."""
     found = _move_converters.get(connection.vendor)
@@ -109,7 +111,7 @@ def lock_for_move(game_id: int, player_id: int) -> LockedMove | None:
 def write_move(game: Game) -> None:
     """The UPDATE of a move (its five columns), with the move's queued event rows inserted by the
     same statement."""
-    values = [Game._meta.get_field(f).get_db_prep_save(getattr(game, f), connection) for f in MOVE_WRITTEN_FIELDS]
+    values = [cast("Field[Any, Any]", Game._meta.get_field(f)).get_db_prep_save(getattr(game, f), connection) for f in MOVE_WRITTEN_FIELDS]
     sql, params = event_log.written_with(game, MOVE_UPDATE_SQL, [*values, game.pk])
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -127,10 +129,11 @@ def touch_heartbeat(game_id: int, player_id: int, session_generation: int | None
     return None if row is None else row[0]
 
 
-def locked_games():
+def locked_games() -> QuerySet[Game]:
     """Game rows for update, each with the database's time of the locking statement (`db_now`):
     deadlines are set by that one clock, the one the timers judge them by."""
-    return Game.objects.select_for_update(of=("self",)).defer("initial_state").annotate(db_now=Now())
+    # spelt as a mapping: Game declares `db_now` (the attribute the rows carry) for the type checker
+    return Game.objects.select_for_update(of=("self",)).defer("initial_state").annotate(**{"db_now": Now()})
 
 
 def lock(game_id: int) -> Game:

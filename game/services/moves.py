@@ -27,7 +27,7 @@ MAX_MSG_ID = 64
 LATE_CODES = frozenset({"stale_version", "game_finished", "left_game"})
 
 
-def validate_action(action: Any) -> dict:
+def validate_action(action: Any) -> dict[str, Any]:
     """Shape check before the engine sees it: a small dict with a known type and short string fields."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise ServiceError("bad_action")
@@ -65,7 +65,7 @@ class Applied:
         self.game_id, self.version, self.duplicate = game_id, version, duplicate
 
 
-def apply_player_action(game_id: int, player, client_version: int, client_msg_id: str, action: Any,
+def apply_player_action(game_id: int, player: Any, client_version: int, client_msg_id: str, action: Any,
                         session_generation: int | None = None) -> Applied:
     """A person's move. Refusals raise ServiceError (nothing changes); a resent message id is
     answered as a duplicate (the move is applied once). With `session_generation` (a socket's), a
@@ -116,7 +116,7 @@ def apply_player_action(game_id: int, player, client_version: int, client_msg_id
         return resent
 
 
-def _resent(game_id: int, player, client_msg_id: str) -> Applied | None:
+def _resent(game_id: int, player: Any, client_msg_id: str) -> Applied | None:
     """A refused or clashing move whose id was already applied: the client resent it (a reconnect)."""
     if not GameEvent.objects.filter(game_id=game_id, client_msg_id=client_msg_id,
                                     seat__in=GameSeat.objects.filter(game_id=game_id, player=player)
@@ -128,7 +128,7 @@ def _resent(game_id: int, player, client_msg_id: str) -> Applied | None:
 # ---------------------------------------------------------------- bots
 
 
-def apply_bot_action(game_id: int, seat: int, version: int, action: dict | None = None) -> Game | None:
+def apply_bot_action(game_id: int, seat: int, version: int, action: engine.Action | None = None) -> Game | None:
     """A bot seat's move at `version` (idempotent: nothing if the game moved on or a person plays the
     seat). `action` is the bot's decision made off the web process; None decides here."""
     with transaction.atomic():
@@ -162,7 +162,7 @@ def move_bot(game_id: int, seat: int, version: int) -> Game | None:
     return None if action is None else apply_bot_action(game_id, seat, version, action)
 
 
-def bot_view(game_id: int, seat: int, version: int) -> tuple[str, dict, str] | None:
+def bot_view(game_id: int, seat: int, version: int) -> tuple[str, engine.View, str] | None:
     """(level, the seat's view, rng seed) for a bot that must move at `version`, or None."""
     row = (GameSeat.objects.filter(game_id=game_id, number=seat, game__status=Game.Status.PLAYING,
                                    game__version=version)

@@ -5,6 +5,7 @@ hand-back."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import connection, transaction
 from django.db.models.functions import Now
@@ -21,7 +22,7 @@ from lobby import services as lobby_services
 TAKEOVER_LEVEL = ENGINE_TAKEOVER_LEVEL  # docs/RULES.md#disconnect: the bot that plays a disconnected seat (the strongest level)
 
 
-def _bot_seats_event(game: Game, state: engine.GameState) -> tuple[engine.GameState, list[GameSeat]]:
+def _bot_seats_event(game: Game, state: engine.GameState) -> tuple[engine.GameState, list[frames.SeatRow]]:
     seats = frames.game_seats(game)
     played = [s.number for s in seats if s.bot_controlled]
     return event_log.append(game, state, None, {"type": "set_bots", "seats": played}, source="server"), seats
@@ -31,7 +32,7 @@ def _resign(game: Game, state: engine.GameState, seat: int, source: str) -> engi
     return event_log.append(game, state, seat, {"type": "resign", "reason": "resign"}, source=source)
 
 
-def leave_game(game_id: int, player) -> Game:
+def leave_game(game_id: int, player: Any) -> Game:
     """«Выйти» during a game. Policy "lose": the game ends, he (his pair) loses. Policy "bot": a
     bot takes his seat at once and he is recorded as the loser (Game.result["left"])."""
     with transaction.atomic():
@@ -62,7 +63,7 @@ def _leave_locked(game: Game, gs: GameSeat, bot: bool) -> Game:
     return changes.save(game, _resign(game, state, gs.number, "leave"))
 
 
-def on_player_banned(sender, player_id: int, **kwargs) -> None:
+def on_player_banned(sender: Any, player_id: int, **kwargs: Any) -> None:
     """accounts.signals.player_banned: in every running game of his a bot takes his seat, as for a
     leaver under the bot policy (he is recorded as having left); the others play on."""
     game_ids = list(GameSeat.objects.filter(player_id=player_id, left_at__isnull=True,
@@ -90,13 +91,13 @@ def takeover(game_id: int, seat: int, level: str = TAKEOVER_LEVEL) -> Game | Non
         return changes.save(game, state, seats)
 
 
-def hand_back_locked(game: Game, state: engine.GameState, seat: int) -> tuple[engine.GameState, list[GameSeat]]:
+def hand_back_locked(game: Game, state: engine.GameState, seat: int) -> tuple[engine.GameState, list[frames.SeatRow]]:
     """Under the lock: the bot stops playing `seat`, its player plays it again (the seats re-read)."""
     GameSeat.objects.filter(game=game, number=seat).update(takeover_level="")
     return _bot_seats_event(game, state)
 
 
-def hand_back(game_id: int, player) -> Game | None:
+def hand_back(game_id: int, player: Any) -> Game | None:
     """He is back (docs/RULES.md#disconnect): his seat and hand are his again, the bot stops."""
     with transaction.atomic():
         game = locking.lock_playing(game_id)
@@ -109,7 +110,7 @@ def hand_back(game_id: int, player) -> Game | None:
         return changes.save(game, state, seats)
 
 
-def set_connected(game_id: int, player, connected: bool, since: datetime | None = None) -> None:
+def set_connected(game_id: int, player: Any, connected: bool, since: datetime | None = None) -> None:
     """Presence of a seated human (socket connect/disconnect, the heartbeat sweep). A disconnect
     starts his absence clock at `since` (the last sign of life; now by default): everyone is told
     after 15 s, then he loses (policy "lose", at 30 s) or a bot plays for him (policy "bot", at
@@ -146,7 +147,7 @@ def set_connected(game_id: int, player, connected: bool, since: datetime | None 
         sending.publish(game, sending.state_of(game))
 
 
-def heartbeat(game_id: int, player, session_generation: int | None = None) -> int | None:
+def heartbeat(game_id: int, player: Any, session_generation: int | None = None) -> int | None:
     """A ping from a seated player's socket: he is here (a missed disconnect event is repaired).
     Returns the game's version, so the socket can tell it missed a frame. The common case (already
     marked connected) is one UPDATE without the game row lock, which also checks the socket's

@@ -9,7 +9,7 @@ from game.models import Game, GameSeat
 from lobby import services as lobby_services
 
 
-def viewer_seat(game: Game, player) -> int | None:
+def viewer_seat(game: Game, player: Any) -> int | None:
     """The seat `player` owns in `game` (also while a bot stands in for him), or None; a player who
     left the game sees it as a spectator (his seat's hand is the bot's now)."""
     if player is None or not player.is_authenticated:
@@ -28,7 +28,7 @@ def current_game(table_id: int) -> Game | None:
     return None
 
 
-def connect_info(table_id: int, player) -> dict | None:
+def connect_info(table_id: int, player: Any) -> dict[str, Any] | None:
     """What a socket at /ws/tables/<id>/ needs on (re)connect; None if the table does not exist."""
     table_version = lobby_services.table_version(table_id)
     if table_version is None:

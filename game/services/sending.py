@@ -7,7 +7,7 @@ from django.db import transaction
 
 from durak_site import realtime
 from game import bots, engine, event_log, frames, turn_news
-from game.models import Game, GameSeat
+from game.models import Game
 from lobby import services as lobby_services
 
 
@@ -15,7 +15,7 @@ def state_of(game: Game) -> engine.GameState:
     return engine.GameState.from_json(game.state)
 
 
-def publish(game: Game, state: engine.GameState, seats: list[GameSeat] | None = None) -> None:
+def publish(game: Game, state: engine.GameState, seats: list[frames.SeatRow] | None = None) -> None:
     """Under the lock: build every viewer's frame now, send them after the commit, then queue bots."""
     event_log.assert_written(game)
     seats = seats if seats is not None else frames.game_seats(game)

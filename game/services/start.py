@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import secrets
 from datetime import timedelta
+from typing import Any, cast
 
 from django.db import transaction
 
@@ -80,7 +81,8 @@ def _deal(lineup: lobby_services.Lineup) -> Game:
 
 
 def _first_attacker(table_id: int, players: int) -> int | None:
-    for _receiver, seat in signals.choose_first_attacker.send(sender=Game, table_id=table_id, players=players):
+    responses = signals.choose_first_attacker.send(sender=Game, table_id=table_id, players=players)
+    for _receiver, seat in cast("list[tuple[Any, object]]", responses):
         if isinstance(seat, int) and 1 <= seat <= players:
             return seat
     return None

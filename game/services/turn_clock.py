@@ -37,7 +37,7 @@ def halve_turn_clock(game_id: int, player_id: int) -> int:
                    and seat in (game.deadline_seats or []) and not any(s in halved for s in game.deadline_seats))
         game.halved_seats = [*halved, seat]
         fields = ["halved_seats"]
-        if running:
+        if running and game.deadline is not None:
             game.deadline = max(game.db_now, game.deadline - timedelta(seconds=full / 2))
             fields.append("deadline")
         game.save(update_fields=fields)

@@ -4,8 +4,9 @@ column is still pending: what the listers read and the pacer watches."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import timedelta
+from typing import Any, cast
 
 from django.db import connection
 from django.db.models import DurationField, ExpressionWrapper, F, Q, QuerySet
@@ -103,9 +104,11 @@ def bots() -> Iterator[Due]:
     if connection.vendor == "postgresql":  # narrow it in the database; SQLite (embedded) is small anyway
         bot_games = bot_games.filter(deadline__lte=Now() + ExpressionWrapper(
             F(turn_field) * timedelta(seconds=1), output_field=DurationField()) - bot_grace())
-    bot_games = (bot_games.annotate(db_now=Now()).order_by().distinct()
+    # spelt as a mapping: Game declares `db_now` (the locking statement's time) for the type checker
+    bot_games = (bot_games.annotate(**{"db_now": Now()}).order_by().distinct()
                  .values_list("pk", "version", "deadline_seats", "deadline", turn_field, "db_now"))
-    for pk, version, deadline_seats, deadline, turn_seconds, db_now in bot_games:
+    rows = cast("Iterable[tuple[Any, ...]]", bot_games)  # the turn field is named at run time
+    for pk, version, deadline_seats, deadline, turn_seconds, db_now in rows:
         changed = deadline - timedelta(seconds=turn_seconds or TURN_SECONDS.default)
         if db_now - changed >= bot_grace() and awaited_bot_seats(pk, deadline_seats):
             yield (pk, version, deadline)

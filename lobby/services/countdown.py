@@ -3,8 +3,10 @@ lineup the game app deals, the table while its game runs, and the rematch window
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.db import models
 from django.utils.translation import gettext as _
@@ -68,7 +70,7 @@ class Lineup:
     """Who sits where when a game is dealt, and the table settings the game freezes."""
 
     table_id: int
-    rules: dict
+    rules: dict[str, Any]
     seats: list[LineupSeat]
     turn_seconds: int
     disconnect_policy: str
@@ -81,7 +83,7 @@ def _lineup(table: Table, seats: list[Seat]) -> Lineup:
                   table.rated)
 
 
-def take_countdown(table_id, version=None) -> Lineup | None:
+def take_countdown(table_id: Any, version: Any = None) -> Lineup | None:
     """The countdown ran out (called by game.services.fire_countdown inside its transaction): the
     lineup to deal, with the table row locked; None when it is not due (idempotent) or a seat
     changed so that the game cannot start (the table goes back to waiting)."""
@@ -104,13 +106,13 @@ def take_countdown(table_id, version=None) -> Lineup | None:
     return _lineup(table, seats)
 
 
-def lineup_for_start(table_id) -> Lineup:
+def lineup_for_start(table_id: Any) -> Lineup:
     """The table's lineup now, row locked, without the countdown (tests and the dev harness)."""
     table = lock(table_id)
     return _lineup(table, seats_of(table))
 
 
-def mark_playing(table_id) -> None:
+def mark_playing(table_id: Any) -> None:
     """A game was dealt at the table (same transaction): seats are closed until it ends."""
     table = lock(table_id)
     seats = seats_of(table)
@@ -123,7 +125,7 @@ def mark_playing(table_id) -> None:
     bump(table, lambda: "")
 
 
-def start_failed(table_id, why: str) -> None:
+def start_failed(table_id: Any, why: str) -> None:
     """The game refused to start (its rules cannot be dealt): back to the waiting room, saying why."""
     with locked_table(table_id) as locked:
         table = locked.table
@@ -135,12 +137,12 @@ def start_failed(table_id, why: str) -> None:
         bump(table, lambda: _("The game could not start (%(why)s).") % {"why": why})
 
 
-def player_left_game(table_id, player_id) -> None:
+def player_left_game(table_id: Any, player_id: Any) -> None:
     """He left the running game for good («Выйти», or lost by disconnect): he may stand up now."""
     Seat.objects.filter(table_id=table_id, player_id=player_id).update(in_game=False)
 
 
-def game_finished(table_id, present: list[int] = ()) -> Table | None:
+def game_finished(table_id: Any, present: Sequence[int] = ()) -> Table | None:
     """Called by game.services after a game ends: open the 30 s rematch window (docs/RULES.md#rematch). It runs in
     the hop of the move that ended the game, so it writes only what changes (one seats UPDATE for the
     ready and in-game flags, only the table's changed columns). `present`: the players connected to
@@ -166,7 +168,7 @@ def game_finished(table_id, present: list[int] = ()) -> Table | None:
         return table
 
 
-def fire_rematch_deadline(table_id, version=None) -> Table | None:
+def fire_rematch_deadline(table_id: Any, version: Any = None) -> Table | None:
     """The rematch window closed: back to the waiting room (idempotent)."""
     with locked_table(table_id, missing_ok=True) as locked:
         if locked is None:

@@ -5,8 +5,9 @@ and the checks of who may do what."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
+from typing import Any, Literal, overload
 
 from django.db import transaction
 
@@ -16,7 +17,7 @@ from lobby.models import Seat, Table
 from lobby.services.selectors import can_manage, seat_of, seats_of
 
 
-def lock(table_id) -> Table:
+def lock(table_id: Any) -> Table:
     try:
         return Table.objects.select_for_update().get(pk=table_id)
     except (Table.DoesNotExist, ValueError, TypeError):
@@ -30,20 +31,20 @@ def require_open(table: Table) -> None:
         raise ServiceError("game_running")
 
 
-def require_seated(seats: list[Seat], player) -> Seat:
+def require_seated(seats: list[Seat], player: Any) -> Seat:
     seat = seat_of(seats, getattr(player, "pk", None))
     if seat is None:
         raise ServiceError("not_seated")
     return seat
 
 
-def ensure_player_can_play(player) -> None:
+def ensure_player_can_play(player: Any) -> None:
     if player is None or not player.is_authenticated:
         raise ServiceError("login_required")
     ensure_can_play(player)  # raises ServiceError("banned") with the reason
 
 
-def require_manager(table: Table, seats: list[Seat], player, what: str) -> None:
+def require_manager(table: Table, seats: list[Seat], player: Any, what: str) -> None:
     if table.matched:  # the search made it: its settings, bots and start are the search's
         raise ServiceError("matched_table_locked")
     if not can_manage(table, player, seats):
@@ -68,9 +69,25 @@ class LockedTable:
         return self._seats
 
 
+@overload
+def locked_table(table_id: Any, by: Any = None, *, open_only: bool = False, seated: bool = False,
+                 manage: str = "", missing_ok: Literal[False] = False) -> AbstractContextManager[LockedTable]: ...
+
+
+@overload
+def locked_table(table_id: Any, by: Any = None, *, open_only: bool = False, seated: bool = False,
+                 manage: str = "", missing_ok: bool) -> AbstractContextManager[LockedTable | None]: ...
+
+
+def locked_table(table_id: Any, by: Any = None, *, open_only: bool = False, seated: bool = False,
+                 manage: str = "", missing_ok: bool = False) -> AbstractContextManager[LockedTable | None]:
+    return _locked_table(table_id, by, open_only=open_only, seated=seated, manage=manage,
+                         missing_ok=missing_ok)
+
+
 @contextmanager
-def locked_table(table_id, by=None, *, open_only: bool = False, seated: bool = False, manage: str = "",
-                 missing_ok: bool = False) -> Iterator[LockedTable | None]:
+def _locked_table(table_id: Any, by: Any, *, open_only: bool, seated: bool, manage: str,
+                  missing_ok: bool) -> Iterator[LockedTable | None]:
     """One change of a table: a transaction with its row locked, and its preamble of checks, in this
     order: refused if there is no such table (None with `missing_ok`: a late timer or socket), if the
     waiting room is not open (`open_only`), if `by` has no seat at it (`seated`), if he may not

@@ -6,6 +6,7 @@ whether it is private): a socket whose player's role did not change needs no dat
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.utils import translation
@@ -39,7 +40,7 @@ def bump(table: Table, notice: Notice | None = None, fields: list[str] | None = 
     realtime.send_on_commit([changed_message(table.pk, table.version, roles)])
 
 
-def changed_message(table_id: int, version: int, roles: dict | None = None) -> realtime.Message:
+def changed_message(table_id: int, version: int, roles: dict[str, Any] | None = None) -> realtime.Message:
     """The event a table's sockets hear; without `roles` each socket reads its player's role anew."""
     return realtime.table_group(table_id), {"type": "lobby.changed", "version": version, **(roles or {})}
 
@@ -48,7 +49,7 @@ def then(first: Notice, second: Notice) -> Notice:
     return lambda: f"{first()} {second()}"
 
 
-def broadcast_table(table_id, version=None) -> None:
+def broadcast_table(table_id: int, version: int | None = None) -> None:
     """Tell everyone on the table page that the waiting room changed (they re-fetch the fragment)."""
     if version is None:
         version = table_version(table_id) or 0

@@ -11,7 +11,9 @@ freed after their player stayed away (docs/RULES.md#inactive-seat).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import timedelta
+from typing import Any
 
 from django.db import models
 from django.utils.translation import gettext as _
@@ -33,7 +35,7 @@ INACTIVE_SECONDS = 120  # a disconnected seat in the waiting room is freed after
 BOT_LEVELS = (*LEVEL_BY_CODE, *BOTS)  # the offered levels, and the engine bots saved tables may name
 
 
-def stand_elsewhere(player, except_table_id=None) -> None:
+def stand_elsewhere(player: Any, except_table_id: Any = None) -> None:
     """Free the player's seats at other open tables (one table at a time); refuse during a game."""
     others = (Seat.objects.filter(player=player).exclude(table_id=except_table_id)
               .select_related("table").order_by("table_id"))
@@ -46,7 +48,7 @@ def stand_elsewhere(player, except_table_id=None) -> None:
             Seat.objects.filter(pk=seat.pk).update(player=None, ready=False)
 
 
-def sit(table_id, player, number) -> Table:
+def sit(table_id: Any, player: Any, number: Any) -> Table:
     """Take free seat ``number``; if already seated here this moves seats («Готово» is cleared)."""
     ensure_player_can_play(player)
     with locked_table(table_id, open_only=True) as locked:
@@ -61,7 +63,7 @@ def sit(table_id, player, number) -> Table:
             guards.check_seat(table.pk, player.pk)  # apps above the lobby: blocks, reliable players only
             stand_elsewhere(player, except_table_id=table.pk)
         moved = mine is not None
-        if moved:
+        if mine is not None:
             Seat.objects.filter(pk=mine.pk).update(player=None, ready=False, connected=False, inactive_deadline=None)
             mine.player_id, mine.player, mine.ready = None, None, False
         # sitting is a click on a live page: the player is present (his socket may have connected
@@ -83,7 +85,7 @@ def sit(table_id, player, number) -> Table:
 move_seat = sit
 
 
-def stand(table_id, player) -> Table:
+def stand(table_id: Any, player: Any) -> Table:
     """Leave the seat (free in the waiting room). The last human leaving closes the table. At a table
     the search made, before its first game, the social app hears of it (lobby.signals)."""
     with locked_table(table_id) as locked:
@@ -94,7 +96,7 @@ def stand(table_id, player) -> Table:
     return table
 
 
-def _stand(table: Table, seats: list[Seat], player) -> Table:
+def _stand(table: Table, seats: list[Seat], player: Any) -> Table:
     if table.status == Table.Status.CLOSED:
         raise ServiceError("table_closed")
     if table.status == Table.Status.PLAYING and in_running_game(table, player):
@@ -107,7 +109,8 @@ def _stand(table: Table, seats: list[Seat], player) -> Table:
                         lambda: _("%(nick)s stood up.") % {"nick": player.nick})
 
 
-def _after_leave(table: Table, seats: list[Seat], before: int, left: dict, notice: Notice) -> Table:
+def _after_leave(table: Table, seats: list[Seat], before: int, left: Mapping[int | None, int],
+                 notice: Notice) -> Table:
     """After humans left (``left``: player id -> the seat number they had): close, hand over, fall back."""
     people = humans(seats)
     if not people and table.status != Table.Status.PLAYING:
@@ -124,7 +127,8 @@ def _after_leave(table: Table, seats: list[Seat], before: int, left: dict, notic
         new_host = _next_human(seats, left[table.host_id])
         table.host_id = new_host.player_id if new_host else None
         if new_host is not None:
-            notice = then(notice, lambda nick=new_host.player.nick: _("The host is now %(nick)s.") % {"nick": nick})
+            nick = new_host.player.nick if new_host.player else ""
+            notice = then(notice, lambda: _("The host is now %(nick)s.") % {"nick": nick})
     fallback = _pairs_fallback(table, before, seats)
     if fallback:
         notice = then(notice, fallback)
@@ -141,7 +145,7 @@ def _pairs_fallback(table: Table, seats_before: int, seats: list[Seat]) -> Notic
     return None
 
 
-def _seat_numbered(seats: list[Seat], number) -> Seat:
+def _seat_numbered(seats: list[Seat], number: Any) -> Seat:
     """Seat `number` of the table, or the refusal a person gets for a seat that does not exist."""
     target = next((s for s in seats if s.number == number), None)
     if target is None:
@@ -157,7 +161,7 @@ def _next_human(seats: list[Seat], after_number: int) -> Seat | None:
     return (later or people)[0]
 
 
-def add_bot(table_id, by, number, level=DEFAULT_LEVEL) -> Table:
+def add_bot(table_id: Any, by: Any, number: Any, level: Any = DEFAULT_LEVEL) -> Table:
     if level not in BOT_LEVELS:
         raise ServiceError("bad_bot_level", level=level)
     with locked_table(table_id, by, open_only=True, manage="bots") as locked:
@@ -175,7 +179,7 @@ def add_bot(table_id, by, number, level=DEFAULT_LEVEL) -> Table:
         return settle(table, seats, lambda: _("A bot sat down in seat %(n)s.") % {"n": number}, restart=True)
 
 
-def remove_bot(table_id, by, number) -> Table:
+def remove_bot(table_id: Any, by: Any, number: Any) -> Table:
     with locked_table(table_id, by, open_only=True, manage="bots") as locked:
         table, seats = locked.table, locked.seats
         target = _seat_numbered(seats, number)
@@ -192,9 +196,10 @@ def remove_bot(table_id, by, number) -> Table:
         return settle(table, seats, notice, restart=True)
 
 
-def set_ready(table_id, player, ready: bool) -> Table:
+def set_ready(table_id: Any, player: Any, ready: bool) -> Table:
     with locked_table(table_id, player, open_only=True, seated=True) as locked:
         table, seats, seat = locked.table, locked.seats, locked.seat
+        assert seat is not None  # seated=True
         ready = bool(ready)
         if seat.ready == ready:
             return table
@@ -211,7 +216,7 @@ def set_ready(table_id, player, ready: bool) -> Table:
         return settle(table, seats, notice)
 
 
-def set_presence(table_id, player_id, connected: bool) -> Table | None:
+def set_presence(table_id: Any, player_id: Any, connected: bool) -> Table | None:
     """Called by the table consumer on connect/disconnect. Spectators are ignored."""
     with locked_table(table_id, missing_ok=True) as locked:
         if locked is None:
@@ -233,7 +238,7 @@ def set_presence(table_id, player_id, connected: bool) -> Table | None:
         return table
 
 
-def touch_presence(table_id, player_id) -> None:
+def touch_presence(table_id: Any, player_id: Any) -> None:
     """A heartbeat from the waiting-room page: keep the seat marked connected (cheap when it is)."""
     seat = Seat.objects.filter(table_id=table_id, player_id=player_id).only("pk", "connected").first()
     if seat is None:
@@ -244,7 +249,7 @@ def touch_presence(table_id, player_id) -> None:
     Seat.objects.filter(pk=seat.pk).update(last_seen=db_now(), inactive_deadline=None)
 
 
-def on_player_banned(sender, player_id: int, **kwargs) -> None:
+def on_player_banned(sender: Any, player_id: int, **kwargs: Any) -> None:
     """accounts.signals.player_banned: his seats at waiting tables are freed (a running game's seat
     is the game app's: a bot takes it), so he can neither start a game nor invite from them."""
     player = Player.objects.filter(pk=player_id).first()
@@ -259,12 +264,12 @@ def on_player_banned(sender, player_id: int, **kwargs) -> None:
             continue
 
 
-def fire_inactive_seat(table_id, seat_number=None) -> int:
+def fire_inactive_seat(table_id: Any, seat_number: Any = None) -> int:
     """Timers entry point for Seat.inactive_deadline (see fire_inactive_seats)."""
     return fire_inactive_seats(table_id)
 
 
-def fire_inactive_seats(table_id, version=None) -> int:
+def fire_inactive_seats(table_id: Any, version: Any = None) -> int:
     """Free, without penalty, seats that stayed disconnected past Seat.inactive_deadline (docs/RULES.md#inactive-seat).
 
     Stale deadlines (the player came back, or the game started) are cleared so they never fire again.
@@ -286,9 +291,10 @@ def fire_inactive_seats(table_id, version=None) -> int:
         if not overdue:
             return 0
         before = len(occupied(seats))
-        nicks, left = [], {}
+        nicks: list[str] = []
+        left: dict[int | None, int] = {}
         for s in overdue:
-            nicks.append(s.player.nick)
+            nicks.append(s.player.nick if s.player else "")
             left[s.player_id] = s.number
             Seat.objects.filter(pk=s.pk).update(player=None, ready=False, inactive_deadline=None)
             s.player_id, s.player, s.ready, s.inactive_deadline = None, None, False, None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.utils.translation import gettext as _
 
@@ -26,14 +27,14 @@ def humans(seats: list[Seat]) -> list[Seat]:
     return [s for s in seats if s.player_id is not None]
 
 
-def seat_of(seats: list[Seat], player_id) -> Seat | None:
+def seat_of(seats: list[Seat], player_id: int | None) -> Seat | None:
     for s in seats:
         if s.player_id is not None and s.player_id == player_id:
             return s
     return None
 
 
-def in_running_game(table: Table, player) -> bool:
+def in_running_game(table: Table, player: Any) -> bool:
     return Seat.objects.filter(table=table, player=player, in_game=True).exists()
 
 
@@ -41,7 +42,7 @@ def rules_of(table: Table) -> Rules:
     return Rules.from_dict(table.rules or {})
 
 
-def rules_setter_id(table: Table, seats: list[Seat] | None = None):
+def rules_setter_id(table: Table, seats: list[Seat] | None = None) -> int | None:
     """The player id who may change the rules now (host, or lowest-seat human), or None."""
     if table.rules_setter == Table.RulesSetter.LOWEST_SEAT:
         people = humans(seats if seats is not None else seats_of(table))
@@ -56,9 +57,9 @@ def names_hidden(table: Table, seats: list[Seat]) -> bool:
                 and any(s.player_id and not s.ready for s in seats))
 
 
-def can_manage(table: Table, player, seats: list[Seat] | None = None) -> bool:
+def can_manage(table: Table, player: Any, seats: list[Seat] | None = None) -> bool:
     """Host or rules setter: may change rules, add/remove bots, cancel the countdown."""
-    pid = getattr(player, "pk", None)
+    pid: int | None = getattr(player, "pk", None)
     if pid is None:
         return False
     return pid == table.host_id or pid == rules_setter_id(table, seats)
@@ -86,15 +87,15 @@ def start_blocker(table: Table, seats: list[Seat]) -> str | None:
     return None
 
 
-def shows_last_game(table_id) -> bool:
+def shows_last_game(table_id: int) -> bool:
     """Whether the table page still shows its last game (the game runs, or the rematch offer lasts)."""
     return Table.objects.filter(pk=table_id, status__in=(Table.Status.REMATCH, Table.Status.PLAYING)).exists()
 
 
-def table_version(table_id) -> int | None:
+def table_version(table_id: int) -> int | None:
     """The table's version (None: no such table): what a socket's waiting room is at."""
     return Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
 
 
 def invite_code_ok(table: Table, code: str | None) -> bool:
-    return bool(code) and secrets.compare_digest(table.invite_code or "", code)
+    return code is not None and bool(code) and secrets.compare_digest(table.invite_code or "", code)

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -34,7 +35,7 @@ SETTING_KEYS = ("name", "preset", *TABLE_SETTINGS)  # what create_table and upda
 QUICK_PLAY_LEVEL = DEFAULT_LEVEL  # «Быстрая игра»: three bots of the middle level
 
 
-def _check_rules_dict(rules: dict, seats_count: int) -> dict:
+def _check_rules_dict(rules: dict[str, Any], seats_count: int) -> dict[str, Any]:
     """The rules as stored, or a refusal people can read (never the engine's English text)."""
     try:
         parsed = Rules.from_dict(rules)
@@ -49,7 +50,7 @@ def _check_rules_dict(rules: dict, seats_count: int) -> dict:
     return parsed.to_dict()
 
 
-def _check_table_settings(values: dict) -> None:
+def _check_table_settings(values: dict[str, Any]) -> None:
     for key, setting in TABLE_SETTINGS.items():
         if key in values and not setting.allows(values[key]):
             raise ServiceError(setting.error)
@@ -59,7 +60,7 @@ def _check_table_settings(values: dict) -> None:
         raise ServiceError("bad_preset")
 
 
-def _split_settings(settings_: dict) -> tuple[dict, dict]:
+def _split_settings(settings_: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     table_values, rule_values = {}, {}
     for key, value in settings_.items():
         if key in SETTING_KEYS:
@@ -71,7 +72,7 @@ def _split_settings(settings_: dict) -> tuple[dict, dict]:
     return table_values, rule_values
 
 
-def create_table(host, *, rated: bool = True, **settings_) -> Table:
+def create_table(host: Any, *, rated: bool = True, **settings_: Any) -> Table:
     """A new waiting table with the host in seat 1. Settings: SETTING_KEYS and Rules keyword names.
     ``rated`` off makes its games unrated."""
     ensure_player_can_play(host)
@@ -104,7 +105,7 @@ def create_table(host, *, rated: bool = True, **settings_) -> Table:
     return table
 
 
-def update_rules(table_id, by, **changes) -> Table:
+def update_rules(table_id: Any, by: Any, **changes: Any) -> Table:
     """Change rules/table settings before the start; clears everyone's «Готово» and tells everyone."""
     table_values, rule_values = _split_settings(changes)
     _check_table_settings(table_values)
@@ -153,7 +154,7 @@ def update_rules(table_id, by, **changes) -> Table:
         return settle(table, seats, notice)
 
 
-def _describe_changes(old_values: dict, old: dict, new: dict, table_values: dict) -> list[str]:
+def _describe_changes(old_values: dict[str, Any], old: dict[str, Any], new: dict[str, Any], table_values: dict[str, Any]) -> list[str]:
     out = []
     for key in RULE_CHOICES:
         if old.get(key) != new.get(key):
@@ -166,18 +167,18 @@ def _describe_changes(old_values: dict, old: dict, new: dict, table_values: dict
     return out
 
 
-def _table_value_label(key: str, value) -> str:
+def _table_value_label(key: str, value: Any) -> str:
     setting = TABLE_SETTINGS.get(key)
     return setting.label_of(value) if setting is not None else str(value)
 
 
-def lock_as_matched(table_id) -> None:
+def lock_as_matched(table_id: Any) -> None:
     """The search made this table and seated its people (and bots): from now on its settings, bots
     and start are the search's; nobody changes them in the waiting room (require_manager)."""
     Table.objects.filter(pk=table_id).update(matched=True)
 
 
-def cancel_countdown(table_id, by) -> Table:
+def cancel_countdown(table_id: Any, by: Any) -> Table:
     """The host's «Отменить»: stop the 3-2-1 and clear every human's «Готово»."""
     with locked_table(table_id) as locked:
         table, seats = locked.table, locked.seats
@@ -192,7 +193,7 @@ def cancel_countdown(table_id, by) -> Table:
         return table
 
 
-def close_table(table_id, reason: str) -> Table:
+def close_table(table_id: Any, reason: str) -> Table:
     """Moderator action: close the table and free its seats; everyone sees the reason."""
     with locked_table(table_id) as locked:
         table = locked.table
@@ -211,7 +212,7 @@ def close_table(table_id, reason: str) -> Table:
         return table
 
 
-def quick_play(player) -> Table:
+def quick_play(player: Any) -> Table:
     """Sit at the best open public table with a free seat, or create a classic one with 3 bots."""
     ensure_player_can_play(player)
     mine = Seat.objects.filter(player=player, table__status__in=OPEN_STATUSES).select_related("table").first()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import connection
 
 from ratings.models import ClubStanding
@@ -22,15 +24,15 @@ def lock_club() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CLUB_LOCK])
 
 
-def membership(c: ClubStanding) -> tuple:
+def membership(c: ClubStanding) -> tuple[Any, ...]:
     return tuple(getattr(c, f) for f in MEMBERSHIP_FIELDS)
 
 
-def _full_series_key(c: ClubStanding) -> tuple:
+def _full_series_key(c: ClubStanding) -> tuple[Any, ...]:
     return (-c.full_average, -c.full_games)
 
 
-def update_club(members: list[ClubStanding], played: list[ClubStanding], series_complete: bool, when) -> None:
+def update_club(members: list[ClubStanding], played: list[ClubStanding], series_complete: bool, when: Any) -> None:
     """Club membership after one series game (docs/RULES.md#quartet-club), set on the rows in place.
 
     «Если Вы сыграли цикл из 30-ти конов, и Ваш результат оказался в десятке лучших, то Ваше имя

@@ -9,6 +9,8 @@ here, so pages never scan the history.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -32,10 +34,10 @@ from ratings.models import (
 from ratings.services.selectors import game_outcomes, unrated_label
 from ratings.services.series import record_series_game
 
-RATING_DELTA = {Outcome.WIN: RATING_STEP, Outcome.LOSS: -RATING_STEP, Outcome.DRAW: 0}
+RATING_DELTA: dict[str, int] = {Outcome.WIN: RATING_STEP, Outcome.LOSS: -RATING_STEP, Outcome.DRAW: 0}
 
 
-def _lock_ratings(player_ids: list[int], variant: str) -> tuple[dict, dict]:
+def _lock_ratings(player_ids: list[int], variant: str) -> tuple[dict[int, Rating], dict[int, RatingVariant]]:
     """Rating and RatingVariant rows of these players, created at 1000 if missing, locked in id order."""
     ids = sorted(set(player_ids))
     Rating.objects.bulk_create([Rating(player_id=i) for i in ids], ignore_conflicts=True)
@@ -48,14 +50,15 @@ def _lock_ratings(player_ids: list[int], variant: str) -> tuple[dict, dict]:
     return ratings, variants
 
 
-def _count(row, outcome: str, sign: int) -> None:
-    field = {Outcome.WIN: "wins", Outcome.LOSS: "losses", Outcome.DRAW: "draws"}[outcome]
+def _count(row: Any, outcome: str, sign: int) -> None:
+    fields: dict[str, str] = {Outcome.WIN: "wins", Outcome.LOSS: "losses", Outcome.DRAW: "draws"}
+    field = fields[outcome]
     setattr(row, field, max(0, getattr(row, field) + sign))
     row.games = max(0, row.games + sign)
 
 
 @transaction.atomic
-def record_game_result(game, seats: list | None = None) -> GameRecord:
+def record_game_result(game: Any, seats: list[Any] | None = None) -> GameRecord:
     """Record a finished game exactly once: rated or not (and why, ratings.fairness), every human's
     outcome and reason (game.outcomes), the rating changes and the series score (docs/RULES.md#series). Returns the
     GameRecord with ``seat_changes`` ({seat: (change, rating after)}), which game.services copies
@@ -74,7 +77,7 @@ def record_game_result(game, seats: list | None = None) -> GameRecord:
         raise ServiceError("not_finished")
 
     rules = game.rules or {}
-    variant = rules.get("variant") if rules.get("variant") in VARIANTS else VARIANTS[0]
+    variant = str(rules["variant"]) if rules.get("variant") in VARIANTS else VARIANTS[0]
     finished_at = game.finished_at = game.finished_at or timezone.now()
     seats = list(game.seats.select_related("player")) if seats is None else seats
     humans = [s for s in seats if s.player_id is not None and not s.bot_level]
@@ -97,7 +100,7 @@ def record_game_result(game, seats: list | None = None) -> GameRecord:
     return record
 
 
-def _pay(game, humans, codes: dict[int, str], deltas: dict[int, int], variant: str, when) -> dict:
+def _pay(game: Any, humans: Any, codes: dict[int, str], deltas: dict[int, int], variant: str, when: Any) -> dict[int, tuple[int, int]]:
     """Apply each rating change (overall and the variant's); {seat: (change, rating after)}."""
     paying = [s for s in humans if s.player_id in deltas]
     if not paying:
@@ -115,7 +118,7 @@ def _pay(game, humans, codes: dict[int, str], deltas: dict[int, int], variant: s
 COUNTERS = {Outcome.WIN: "wins", Outcome.LOSS: "losses", Outcome.DRAW: "draws"}
 
 
-def _add_results(model, key: dict, results: dict[int, tuple[int, str]], when) -> dict[int, int]:
+def _add_results(model: Any, key: dict[str, Any], results: dict[int, tuple[int, str]], when: Any) -> dict[int, int]:
     """One statement per standing table: each player's row moved by his change, his game counted, a
     row created at START_RATING on his first game; {player: value after}. A game's end runs inside a
     move, where each ORM statement costs about a millisecond of the web process's CPU (the lock,
@@ -125,7 +128,7 @@ def _add_results(model, key: dict, results: dict[int, tuple[int, str]], when) ->
     conflict = ["player_id", *key]
     columns = [*conflict, "value", "games", *COUNTERS.values(), "last_played"]
     played = model._meta.get_field("last_played").get_db_prep_save(when, connection)
-    params: list = []
+    params: list[Any] = []
     for player_id in sorted(results):
         delta, outcome = results[player_id]
         params += [player_id, *key.values(), START_RATING + delta, 1,
@@ -141,14 +144,14 @@ def _add_results(model, key: dict, results: dict[int, tuple[int, str]], when) ->
         return dict(cursor.fetchall())
 
 
-def _seat_changes(record: GameRecord) -> dict:
+def _seat_changes(record: GameRecord) -> dict[int, tuple[int, int]]:
     seats = dict(record.lines.values_list("player_id", "seat"))
     return {seats[c.player_id]: (c.delta, c.rating_after)
             for c in RatingChange.objects.filter(game_id=record.game_id, voided=False) if c.player_id in seats}
 
 
 @transaction.atomic
-def void_game(game, by, reason: str) -> GameRecord:
+def void_game(game: Any, by: Any, reason: str) -> GameRecord:
     """A moderator cancels a rated game's rating changes (each reversed, the reason kept)."""
     game_id = game if isinstance(game, int) else game.pk  # a Game or its id
     if by is None or not (by.is_staff or by.is_superuser):
@@ -185,6 +188,6 @@ def void_game(game, by, reason: str) -> GameRecord:
     return record
 
 
-def on_game_finished(sender, game, seats=None, **kwargs) -> GameRecord:
+def on_game_finished(sender: Any, game: Any, seats: Any = None, **kwargs: Any) -> GameRecord:
     """game.signals.game_finished: the game's result is recorded (once)."""
     return record_game_result(game, seats)

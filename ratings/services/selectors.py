@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from itertools import combinations
+from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
@@ -54,7 +55,7 @@ def unrated_label(code: str) -> str:
     return str(label) if label is not None else code
 
 
-def game_outcomes(game) -> dict[int, str]:
+def game_outcomes(game: Any) -> dict[int, str]:
     """{seat: game.outcomes code}: the one record in Game.result, or decided from the game's rows
     for a game finished before it was kept."""
     return outcomes.stored(game.result) or outcomes.for_game(game, aborted=game.status == "aborted")
@@ -63,12 +64,12 @@ def game_outcomes(game) -> dict[int, str]:
 board_outcome = fairness.board_outcome
 
 
-def seat_outcomes(game) -> dict[int, str]:
+def seat_outcomes(game: Any) -> dict[int, str]:
     """{seat: win / loss / draw} of a finished game (the counters, the series, the replay's colours)."""
     return {n: fairness.board_outcome(code) for n, code in game_outcomes(game).items()}
 
 
-def table_id_of(table) -> int:
+def table_id_of(table: Any) -> int:
     return int(getattr(table, "pk", table))
 
 
@@ -79,7 +80,7 @@ def open_series(table_id: int, lock: bool = False) -> Series | None:
     return qs.order_by("-pk").first()
 
 
-def next_first_attacker(table) -> int | None:
+def next_first_attacker(table: Any) -> int | None:
     """The seat that leads the next game of a running series (docs/RULES.md#series), or None (engine's own rule):
     game.services.start_game passes it to engine.new_game(first_attacker=...)."""
     table_id = table_id_of(table)
@@ -93,7 +94,7 @@ def next_first_attacker(table) -> int | None:
     return series.next_leader_seat
 
 
-def series_standings(table) -> dict | None:
+def series_standings(table: Any) -> dict[str, Any] | None:
     """The latest series of a table (running or just finished) for the between-games panel: two
     queries whatever the number of games."""
     table_id = table_id_of(table)
@@ -118,7 +119,7 @@ def series_standings(table) -> dict | None:
     }
 
 
-def club_tables(limit_preliminary: int = 50) -> tuple[list, list]:
+def club_tables(limit_preliminary: int = 50) -> tuple[list[ClubStanding], list[ClubStanding]]:
     """The club (docs/RULES.md#quartet-club: its stored members in club order, see update_club; when the club is full the
     last member has ``candidate = True``, the candidate for elimination) and the preliminary table
     (every player without a full series who has not been excluded, newcomers in the club too, by
@@ -135,7 +136,7 @@ def club_tables(limit_preliminary: int = 50) -> tuple[list, list]:
 class SuspiciousPair:
     """Two accounts' recent games together, for the moderators' list."""
 
-    def __init__(self, a, b) -> None:
+    def __init__(self, a: Any, b: Any) -> None:
         self.a, self.b = a, b
         self.games: list[GameRecord] = []
         self.a_wins = self.b_wins = self.shared = self.rated = 0

@@ -3,6 +3,8 @@ re-ranked, and the winners' choice of who leads the next game."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 from django.db.models import Q
 
@@ -13,14 +15,14 @@ from ratings.models import SERIES_STEP, ClubStanding, Outcome, Series, SeriesEnt
 from ratings.services.club import CLUB_SIZE, MEMBERSHIP_FIELDS, lock_club, membership, update_club
 from ratings.services.selectors import next_first_attacker, open_series, table_id_of
 
-SERIES_DELTA = {Outcome.WIN: SERIES_STEP, Outcome.LOSS: -SERIES_STEP, Outcome.DRAW: 0}
+SERIES_DELTA: dict[str, int] = {Outcome.WIN: SERIES_STEP, Outcome.LOSS: -SERIES_STEP, Outcome.DRAW: 0}
 
 
-def _lineup(seats) -> list[list]:
+def _lineup(seats: Any) -> list[list[Any]]:
     return sorted([[s.number, s.player_id, "" if s.player_id else (s.bot_level or "bot")] for s in seats])
 
 
-def record_series_game(game, seats, outcomes: dict[int, str], finished_at) -> None:
+def record_series_game(game: Any, seats: Any, outcomes: dict[int, str], finished_at: Any) -> None:
     """One game of a series, in the order of its rules (docs/RULES.md#series): the game belongs to the table's open
     series of these players (or starts one); each player scores it; leaving breaks the series and
     excludes the leaver from the club; a complete series counts in full; the club is re-ranked; the
@@ -37,7 +39,8 @@ def record_series_game(game, seats, outcomes: dict[int, str], finished_at) -> No
     members, club = _lock_club_rows(entries)
     left = set((game.result or {}).get("left") or [])
     for e in entries:
-        _score_game(series, e, outcomes.get(e.seat, Outcome.DRAW), e.seat in left, club.get(e.player_id),
+        own = club.get(e.player_id) if e.player_id is not None else None
+        _score_game(series, e, outcomes.get(e.seat, Outcome.DRAW), e.seat in left, own,
                     finished_at)
     complete = series.games_played >= series.length and not series.broken
     if complete:
@@ -51,7 +54,7 @@ def _series_length(table_id: int) -> int:
     return Table.objects.filter(pk=table_id).values_list("series_length", flat=True).first() or 1
 
 
-def _series_for(game, seats, length: int) -> Series:
+def _series_for(game: Any, seats: Any, length: int) -> Series:
     """The table's open series if the same people play it, else a new one (other people break it)."""
     lineup = _lineup(seats)
     series = open_series(game.table_id, lock=True)
@@ -70,7 +73,7 @@ def _series_for(game, seats, length: int) -> Series:
     return series
 
 
-def _lock_club_rows(entries) -> tuple[list[ClubStanding], dict[int, ClubStanding]]:
+def _lock_club_rows(entries: Any) -> tuple[list[ClubStanding], dict[int, ClubStanding]]:
     """(the club's members in club order, {player id: ClubStanding} of this game's people), locked."""
     humans = sorted(e.player_id for e in entries if e.player_id)
     lock_club()  # before any ClubStanding row: the membership below touches other players' rows
@@ -82,7 +85,7 @@ def _lock_club_rows(entries) -> tuple[list[ClubStanding], dict[int, ClubStanding
     return members, {c.player_id: c for c in rows if c.player_id in human_ids}
 
 
-def _score_game(series: Series, e: SeriesEntry, outcome: str, left: bool, c: ClubStanding | None, when) -> None:
+def _score_game(series: Series, e: SeriesEntry, outcome: str, left: bool, c: ClubStanding | None, when: Any) -> None:
     """The losing pair pays 20, 10 to each winner (docs/RULES.md#series); leaving breaks the series and the club."""
     points = SERIES_DELTA[outcome]
     e.games += 1
@@ -112,7 +115,7 @@ def _count_series(entry: SeriesEntry, outcome: str) -> None:
         entry.draws += 1
 
 
-def _complete_series(series: Series, entries, club: dict[int, ClubStanding], when) -> None:
+def _complete_series(series: Series, entries: Any, club: dict[int, ClubStanding], when: Any) -> None:
     """A cycle of the full length: each person's full-series average counts for the club."""
     series.finished = True
     series.finished_at = when
@@ -125,7 +128,7 @@ def _complete_series(series: Series, entries, club: dict[int, ClubStanding], whe
             c.full_average = c.full_score / c.full_games
 
 
-def _rerank_club(members: list[ClubStanding], club: dict[int, ClubStanding], complete: bool, when) -> None:
+def _rerank_club(members: list[ClubStanding], club: dict[int, ClubStanding], complete: bool, when: Any) -> None:
     before = {m.player_id: membership(m) for m in members}
     update_club(members, [club[i] for i in sorted(club)], complete, when)
     for c in club.values():
@@ -135,7 +138,7 @@ def _rerank_club(members: list[ClubStanding], club: dict[int, ClubStanding], com
         ClubStanding.objects.bulk_update(others, MEMBERSHIP_FIELDS)
 
 
-def _winners_choose_leader(series: Series, game, outcomes: dict[int, str]) -> None:
+def _winners_choose_leader(series: Series, game: Any, outcomes: dict[int, str]) -> None:
     """The winners choose who of them leads next (docs/RULES.md#series); until they do, the first of them out."""
     winners = sorted(n for n, o in outcomes.items() if o == Outcome.WIN)
     series.winner_seats = winners
@@ -149,7 +152,7 @@ def _table_playing(table_id: int) -> bool:
 
 
 @transaction.atomic
-def choose_series_leader(table, by_player, seat: int) -> Series:
+def choose_series_leader(table: Any, by_player: Any, seat: int) -> Series:
     """The winners' pair (docs/RULES.md#series) chooses which of them leads the next game of the series."""
     table_id = table_id_of(table)
     series = open_series(table_id, lock=True)
@@ -159,7 +162,9 @@ def choose_series_leader(table, by_player, seat: int) -> Series:
         raise ServiceError("series_game_started")
     if not series.winner_seats:
         raise ServiceError("no_winners")
-    mine = series.entries.filter(player_id=getattr(by_player, "pk", None), seat__in=series.winner_seats).first()
+    by_id = getattr(by_player, "pk", None)
+    mine = (series.entries.filter(player_id=by_id, seat__in=series.winner_seats).first()
+            if by_id is not None else None)
     if mine is None:
         raise ServiceError("not_winner")
     if type(seat) is not int or seat not in series.winner_seats:
@@ -170,6 +175,6 @@ def choose_series_leader(table, by_player, seat: int) -> Series:
     return series
 
 
-def on_choose_first_attacker(sender, table_id: int, players: int, **kwargs) -> int | None:
+def on_choose_first_attacker(sender: Any, table_id: int, players: int, **kwargs: Any) -> int | None:
     """game.signals.choose_first_attacker: in a running series the winners chose the next leader."""
     return next_first_attacker(table_id)

@@ -49,10 +49,11 @@ def table_people(context, table) -> dict:
     if lobby_services.names_hidden(table, seats):
         viewer = getattr(context.get("user"), "pk", None)
         seats = [s for s in seats if s.player_id == viewer]
-    marks = reliability.marks([s.player_id for s in seats])
+    seated = [(s.number, s.player) for s in seats if s.player is not None]  # player__isnull=False above
+    marks = reliability.marks([p.pk for _n, p in seated])
     return {
-        "rows": [{"seat": s.number, "nick": s.player.nick, "id": s.player_id, "mark": marks[s.player_id],
-                  "label": reliability.label(marks[s.player_id])} for s in seats],
+        "rows": [{"seat": n, "nick": p.nick, "id": p.pk, "mark": marks[p.pk],
+                  "label": reliability.label(marks[p.pk])} for n, p in seated],
         "reliable_only": TableRequirement.objects.filter(table=table, reliable_only=True).exists(),
     }
 

@@ -7,6 +7,7 @@ RETURN_STEP more (capped at RETURN_CAP) before he is paired again (the rules pag
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.db import transaction
 
@@ -28,7 +29,7 @@ def return_wait(pauses: int) -> timedelta:
     return min(RETURN_CAP, RETURN_STEP * max(0, pauses - 1))
 
 
-def _locked_entry(event_id: int, player) -> Entry:
+def _locked_entry(event_id: int, player: Any) -> Entry:
     if player is None or not player.is_authenticated:
         raise ServiceError("login_required")
     entry = (Entry.objects.select_for_update().select_related("tournament")
@@ -42,7 +43,7 @@ def _locked_entry(event_id: int, player) -> Entry:
     return entry
 
 
-def pause(event_id: int, player) -> Entry:
+def pause(event_id: int, player: Any) -> Entry:
     """«Пауза»: no new pairing until he comes back (asked during a game, it starts when it ends)."""
     with transaction.atomic():
         entry = _locked_entry(event_id, player)
@@ -60,7 +61,7 @@ def pause(event_id: int, player) -> Entry:
     return entry
 
 
-def resume(event_id: int, player) -> Entry:
+def resume(event_id: int, player: Any) -> Entry:
     """«Вернуться»: back in the pool, paired once his return wait is over."""
     with transaction.atomic():
         entry = _locked_entry(event_id, player)
@@ -76,7 +77,7 @@ def resume(event_id: int, player) -> Entry:
     return entry
 
 
-def berserk(event_id: int, player) -> TournamentGame:
+def berserk(event_id: int, player: Any) -> TournamentGame:
     """Berserk: his own turn clock halves in his running arena game, for +1 on a win (scoring)."""
     if player is None or not player.is_authenticated:
         raise ServiceError("login_required")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
+from typing import Any
 
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import IntegrityError, transaction
@@ -27,7 +28,7 @@ OWN_UPCOMING_LIMIT = 3  # private events a player may have waiting to start
 WARN_BEFORE = timedelta(minutes=1)  # his pages tell a joined player this long before the start
 
 
-def _choice(value, allowed, code: str) -> int:
+def _choice(value: Any, allowed: Any, code: str) -> int:
     try:
         number = int(value)
     except (TypeError, ValueError):
@@ -37,7 +38,7 @@ def _choice(value, allowed, code: str) -> int:
     return number
 
 
-def clean(raw: dict, now) -> dict:
+def clean(raw: dict[str, Any], now: Any) -> dict[str, Any]:
     """An event's settings from a form (strings) or the schedule, or a refusal."""
     name = str(raw.get("name") or "").strip()
     if not 3 <= len(name) <= 60:
@@ -65,11 +66,11 @@ def clean(raw: dict, now) -> dict:
     return out
 
 
-def _deadlines(starts_at) -> dict:
+def _deadlines(starts_at: Any) -> dict[str, Any]:
     return {"start_deadline": starts_at, "warn_deadline": starts_at - WARN_BEFORE}
 
 
-def create_private(player, password: str = "", **raw) -> Tournament:
+def create_private(player: Any, password: str = "", **raw: Any) -> Tournament:
     """A player's event for friends: joined through its link (and the password, if he set one)."""
     if player is None or not player.is_authenticated:
         raise ServiceError("login_required")
@@ -90,7 +91,7 @@ def create_private(player, password: str = "", **raw) -> Tournament:
     return event
 
 
-def create_scheduled(row, starts_at) -> Tournament | None:
+def create_scheduled(row: Any, starts_at: Any) -> Tournament | None:
     """The schedule's event at `starts_at` (once: a second call finds it and returns None)."""
     values = {"name": row.name, "format": row.format, "variant": row.variant, "deck_size": row.deck_size,
               "turn_seconds": row.turn_seconds, "minutes": row.minutes, "rounds": row.rounds}
@@ -101,7 +102,7 @@ def create_scheduled(row, starts_at) -> Tournament | None:
         return None
 
 
-def may_see(event: Tournament, player, code: str = "") -> bool:
+def may_see(event: Tournament, player: Any, code: str = "") -> bool:
     """A private event shows itself to its creator, its entrants and whoever has its link."""
     if not event.private:
         return True
@@ -112,7 +113,7 @@ def may_see(event: Tournament, player, code: str = "") -> bool:
     return False
 
 
-def join(event_id: int, player, code: str = "", password: str = "") -> Entry:
+def join(event_id: int, player: Any, code: str = "", password: str = "") -> Entry:
     """«Участвовать»: enter the event (idempotent; a player who paused himself comes back). Late joins
     are taken until the arena's last minutes; a Swiss takes players until its first round starts."""
     if player is None or not player.is_authenticated:
@@ -145,7 +146,7 @@ def join(event_id: int, player, code: str = "", password: str = "") -> Entry:
     return entry
 
 
-def withdraw(event_id: int, player) -> Entry:
+def withdraw(event_id: int, player: Any) -> Entry:
     """He leaves the event for good (a game he is playing goes on and counts)."""
     with transaction.atomic():
         entry = (Entry.objects.select_for_update().filter(tournament_id=event_id, player=player)

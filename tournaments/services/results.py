@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F
@@ -38,7 +39,7 @@ def _result(code: str) -> str:
 
 
 def _apply(event: Tournament, entry: Entry, result: str, opponent: Entry | None, berserk: bool, moves: int,
-           abandoned: bool, now) -> int:
+           abandoned: bool, now: Any) -> int:
     """One game's result added to an entry (not saved); returns the points it earned."""
     if event.is_arena:
         scored = scoring.arena(result, entry.streak, berserk, moves)
@@ -70,17 +71,17 @@ ENTRY_FIELDS = ["score", "games", "wins", "draws", "streak", "berserks", "marks"
                 "last_opponent", "abandons", "state", "pause_after_game", "eligible_at"]
 
 
-def on_game_finished(sender, game, seats=None, **kwargs) -> None:
+def on_game_finished(sender: Any, game: Any, seats: Any = None, **kwargs: Any) -> None:
     """game.signals.game_finished: a tournament table's game scores its pairing (once)."""
     pairing = (TournamentGame.objects.select_for_update().select_related("tournament")
                .filter(table_id=game.table_id, status=TournamentGame.Status.PENDING).first())
     if pairing is None:
         return None
     event = pairing.tournament
-    seat_of = {s.player_id: s.number for s in (seats if seats is not None else game.seats.all())}
+    seat_of: dict[int | None, int] = {s.player_id: s.number for s in (seats if seats is not None else game.seats.all())}
     codes = outcomes.stored(game.result) or {}
-    entries = {e.player_id: e for e in Entry.objects.select_for_update().filter(
-        tournament=event, player_id__in=(pairing.player_a_id, pairing.player_b_id))}
+    entries: dict[int | None, Entry] = {e.player_id: e for e in Entry.objects.select_for_update().filter(
+        tournament=event, player_id__in=pairing.player_ids())}
     now = db_now()
     pairing.game_id = game.pk
     pairing.finished_at = now
@@ -90,23 +91,23 @@ def on_game_finished(sender, game, seats=None, **kwargs) -> None:
         for entry in entries.values():
             if entry.state == Entry.State.PLAYING:
                 entry.state, entry.eligible_at = Entry.State.WAITING, now
-            entry.abandons += codes.get(seat_of.get(entry.player_id), "") in ABANDONED
+            entry.abandons += codes.get(seat_of.get(entry.player_id, 0), "") in ABANDONED
             entry.save(update_fields=["state", "eligible_at", "abandons"])
     else:
         pairing.status = TournamentGame.Status.FINISHED
         halved = set(game.halved_seats or ())
         for side, mine, theirs in (("a", pairing.player_a_id, pairing.player_b_id),
                                    ("b", pairing.player_b_id, pairing.player_a_id)):
-            seat = seat_of.get(mine)
+            seat = seat_of.get(mine, 0)  # 0: no seat (no code)
             code = codes.get(seat, outcomes.LEFT)
             result = _result(code)
             berserk = seat in halved
-            entry = entries.get(mine)
+            own = entries.get(mine)
             points = 0
-            if entry is not None:
-                points = _apply(event, entry, result, entries.get(theirs), berserk, game.version, code in ABANDONED,
+            if own is not None:
+                points = _apply(event, own, result, entries.get(theirs), berserk, game.version, code in ABANDONED,
                                 now)
-                entry.save(update_fields=ENTRY_FIELDS)
+                own.save(update_fields=ENTRY_FIELDS)
             setattr(pairing, f"result_{side}", result)
             setattr(pairing, f"points_{side}", points)
             setattr(pairing, f"berserk_{side}", berserk)
@@ -115,7 +116,7 @@ def on_game_finished(sender, game, seats=None, **kwargs) -> None:
     return None
 
 
-def fire_no_shows(now=None) -> int:
+def fire_no_shows(now: Any = None) -> int:
     """Pairings whose players did not both arrive in time (the game never started)."""
     now = now or db_now()
     handled = 0
@@ -128,20 +129,20 @@ def fire_no_shows(now=None) -> int:
     return handled
 
 
-def _fire_no_show(pk: int, now) -> int:
+def _fire_no_show(pk: int, now: Any) -> int:
     with transaction.atomic():
         pairing = (TournamentGame.objects.select_for_update(skip_locked=True).select_related("tournament")
                    .filter(pk=pk, status=TournamentGame.Status.PENDING, arrive_deadline__lte=now).first())
         if pairing is None:
             return 0
-        table = Table.objects.filter(pk=pairing.table_id).first()
+        table = Table.objects.filter(pk=pairing.table_id).first() if pairing.table_id is not None else None
         if table is not None and table.status in (Table.Status.PLAYING, Table.Status.REMATCH):
             TournamentGame.objects.filter(pk=pk).update(arrive_deadline=None)  # it began: the game's end scores it
             return 0
-        ready = set(Seat.objects.filter(table_id=pairing.table_id, ready=True).values_list("player_id", flat=True))
+        ready = set(Seat.objects.filter(table_id=pairing.table_id or 0, ready=True).values_list("player_id", flat=True))
         event = pairing.tournament
-        entries = {e.player_id: e for e in Entry.objects.select_for_update().filter(
-            tournament=event, player_id__in=(pairing.player_a_id, pairing.player_b_id))}
+        entries: dict[int | None, Entry] = {e.player_id: e for e in Entry.objects.select_for_update().filter(
+            tournament=event, player_id__in=pairing.player_ids())}
         if event.is_swiss and len(ready) == 1:  # a missed round is lost; the one who came wins it
             for side, mine, theirs in (("a", pairing.player_a_id, pairing.player_b_id),
                                        ("b", pairing.player_b_id, pairing.player_a_id)):
@@ -190,7 +191,7 @@ def void_game(pairing_id: int) -> Tournament:
 def recompute(event_id: int) -> None:
     """Every entry's score, streak and marks replayed from the games that count, in their order."""
     event = Tournament.objects.select_for_update().get(pk=event_id)
-    entries = {e.player_id: e for e in Entry.objects.select_for_update().filter(tournament=event)}
+    entries: dict[int | None, Entry] = {e.player_id: e for e in Entry.objects.select_for_update().filter(tournament=event)}
     for e in entries.values():
         e.score = e.games = e.wins = e.draws = e.streak = e.berserks = e.opponents_rating = e.byes = 0
         e.marks = ""
@@ -215,3 +216,4 @@ def recompute(event_id: int) -> None:
                                                         "marks", "opponents_rating", "byes"])
     Tournament.objects.filter(pk=event.pk).update(version=F("version") + 1)
     announce.changed(event.pk)
+

@@ -12,7 +12,7 @@ from .events import create_scheduled
 
 
 def _times(row: ScheduleRow) -> list[tuple[int, int]]:
-    out = []
+    out: list[tuple[int, int]] = []
     for part in row.times.split(","):
         part = part.strip()
         if not part:
@@ -28,7 +28,7 @@ def _times(row: ScheduleRow) -> list[tuple[int, int]]:
 
 def slots(row: ScheduleRow, since: datetime, until: datetime) -> list[datetime]:
     """The row's start times in (since, until], in UTC."""
-    out = []
+    out: list[datetime] = []
     day = since.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
     while day <= until:
         if str(day.weekday()) in row.weekdays:

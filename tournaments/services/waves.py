@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from typing import Any, cast
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
@@ -40,7 +41,7 @@ NO_PAIRING_BEFORE_END = timedelta(minutes=1)  # an arena pairs nobody in its las
 WAVE_LIMIT = 2000  # waiting entries one wave looks at
 
 
-def _avoid(player_ids: list[int], now) -> dict[int, set[int]]:
+def _avoid(player_ids: list[int], now: Any) -> dict[int, set[int]]:
     """Accounts the club knows as one network (a shared address lately): never paired in an event."""
     since = now - timedelta(days=settings.RATINGS_SHARED_ADDRESS_DAYS)
     out: dict[int, set[int]] = {}
@@ -50,13 +51,13 @@ def _avoid(player_ids: list[int], now) -> dict[int, set[int]]:
     return out
 
 
-def table_settings(event: Tournament) -> dict:
+def table_settings(event: Tournament) -> dict[str, Any]:
     return {"preset": "classic", "seats_count": 2, "turn_seconds": event.turn_seconds, "variant": event.variant,
             "deck_size": event.deck_size, "cheater": event.cheater,
             "disconnect_policy": Table.DisconnectPolicy.LOSE, "name": event.name[:60]}
 
 
-def seat_pair(event: Tournament, a, b, round_number: int, now) -> TournamentGame | None:
+def seat_pair(event: Tournament, a: Any, b: Any, round_number: int, now: Any) -> TournamentGame | None:
     """The table of one pairing, both seated (a savepoint: a refusal changes nothing and says who
     cannot play now, as ServiceError.params["player_id"])."""
     try:
@@ -74,7 +75,7 @@ def seat_pair(event: Tournament, a, b, round_number: int, now) -> TournamentGame
         return None
 
 
-def _cannot_play(player) -> bool:
+def _cannot_play(player: Any) -> bool:
     try:
         accounts_services.ensure_can_play(player)
     except ServiceError:
@@ -117,7 +118,7 @@ def arena_wave(event_id: int) -> int:
                 game = seat_pair(event, by_player[a].player, by_player[b].player, 0, now)
                 if game is not None:
                     made.append(game)
-            playing = [pid for g in made for pid in (g.player_a_id, g.player_b_id)]
+            playing = [pid for g in made for pid in g.player_ids()]
             Entry.objects.filter(tournament=event, player_id__in=playing).update(state=Entry.State.PLAYING)
             if made:
                 _send_to_tables(made)
@@ -166,7 +167,7 @@ def swiss_round(event_id: int) -> int:
             entry.byes += 1
             entry.marks += scoring.BYE
             entry.save(update_fields=["score", "byes", "marks"])
-        playing = [pid for g in made for pid in (g.player_a_id, g.player_b_id)]
+        playing = [pid for g in made for pid in g.player_ids()]
         Entry.objects.filter(tournament=event, player_id__in=playing).update(state=Entry.State.PLAYING)
         event.current_round = round_number
         event.round_deadline = None
@@ -178,11 +179,13 @@ def swiss_round(event_id: int) -> int:
 
 def remind_table(player_id: int, current_table_id: int | None) -> bool:
     """His tab opened a page while a pairing's table waits for him (he has not arrived): `match` again."""
-    waiting = (TournamentGame.objects.filter(Q(player_a_id=player_id) | Q(player_b_id=player_id),
+    pending = (TournamentGame.objects.filter(Q(player_a_id=player_id) | Q(player_b_id=player_id),
                                              status=TournamentGame.Status.PENDING, table__isnull=False,
-                                             table__status__in=(Table.Status.WAITING, Table.Status.COUNTDOWN))
-               .exclude(table_id=current_table_id).first())
-    if waiting is None or Seat.objects.filter(table_id=waiting.table_id, player_id=player_id, ready=True).exists():
+                                             table__status__in=(Table.Status.WAITING, Table.Status.COUNTDOWN)))
+    if current_table_id is not None:
+        pending = pending.exclude(table_id=current_table_id)
+    waiting = pending.first()
+    if waiting is None or Seat.objects.filter(table_id=cast(int, waiting.table_id), player_id=player_id, ready=True).exists():
         return False
     _send_to_tables_of([waiting], [player_id])
     return True
@@ -191,7 +194,7 @@ def remind_table(player_id: int, current_table_id: int | None) -> bool:
 REMIND_EVERY = 5  # seconds: a paired player who has not come is told `match` again this often
 
 
-def remind_unarrived(now) -> int:
+def remind_unarrived(now: Any) -> int:
     """Pairings waiting for a player who has not come: his tabs are told again (a `match` sent while
     a tab was between two sockets, or two pages, is otherwise lost until he opens another page)."""
     told = 0
@@ -201,8 +204,8 @@ def remind_unarrived(now) -> int:
     for g in due:
         if int((now - g.created_at).total_seconds()) % REMIND_EVERY:
             continue
-        ready = set(Seat.objects.filter(table_id=g.table_id, ready=True).values_list("player_id", flat=True))
-        absent = [p for p in (g.player_a_id, g.player_b_id) if p not in ready]
+        ready = set(Seat.objects.filter(table_id=cast(int, g.table_id), ready=True).values_list("player_id", flat=True))
+        absent = [p for p in g.player_ids() if p not in ready]
         if absent:
             log.info("tournaments: table %s still waits for %s: told again", g.table_id, absent)
             _send_to_tables_of([g], absent)

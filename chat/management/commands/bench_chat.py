@@ -25,6 +25,7 @@ import pstats
 import statistics
 import threading
 import time
+from typing import Any, cast
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
@@ -61,7 +62,7 @@ class QueryCounter:
     def __init__(self) -> None:
         self.count = 0
         self._lock = threading.Lock()
-        self._original = CursorWrapper._execute_with_wrappers
+        self._original = cast(Any, CursorWrapper)._execute_with_wrappers  # private: not in the stubs
 
     def __enter__(self) -> QueryCounter:
         original, counter = self._original, self
@@ -72,11 +73,11 @@ class QueryCounter:
                     counter.count += 1
             return original(cursor, sql, params, many, executor)
 
-        CursorWrapper._execute_with_wrappers = counted
+        cast(Any, CursorWrapper)._execute_with_wrappers = counted
         return self
 
     def __exit__(self, *exc) -> None:
-        CursorWrapper._execute_with_wrappers = self._original
+        cast(Any, CursorWrapper)._execute_with_wrappers = self._original
 
 
 async def _socket_round_trips(pairs: list[tuple[int, str, str]], rounds: int,
@@ -188,8 +189,8 @@ class Command(BaseCommand):
         # the second player writes here: the first one's rate limit is used up by the service rounds
         pairs = [(t.pk, cookies[2 * i + 1], cookies[2 * i]) for i, t in enumerate(made)]
         with QueryCounter() as counter:
-            took, queries, cpu = asyncio.run(_socket_round_trips(pairs, 3, counter))
-            per_message = queries / len(took)
+            took, query_count, cpu = asyncio.run(_socket_round_trips(pairs, 3, counter))
+            per_message = query_count / len(took)
         self.stdout.write(_figures("socket: chat_send → other's frame", took,
                                    f"  cpu {cpu / len(took) * 1000:.2f} ms  {per_message:.1f} statements/message"))
 

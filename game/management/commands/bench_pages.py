@@ -17,6 +17,8 @@ import secrets
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
+from typing import TypeVar
 
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
@@ -33,7 +35,10 @@ TABLE_FORM = {"preset": "classic", "seats_count": "", "turn_seconds": "30", "dis
               "rules_setter": "host", "start_policy": "all_ready", "series_length": ""}
 
 
-def _timed(step: Callable[[], object]) -> tuple[float, object]:
+T = TypeVar("T")
+
+
+def _timed(step: Callable[[], T]) -> tuple[float, T]:
     started = time.perf_counter()
     result = step()
     return (time.perf_counter() - started) * 1000.0, result
@@ -84,19 +89,18 @@ class Command(BaseCommand):
                                            "game page": [], "first frame": []}
         for _ in range(repeat):
             client = Client()
-            ms, (player, key) = _timed(lambda c=client: _sign_up(c))
+            ms, (player, key) = _timed(partial(_sign_up, client))
             figures["sign-up"].append(ms)
             other = Client()
-            ms, response = _timed(lambda o=other, p=player, k=key: o.post(reverse("accounts:restore"),
-                                                                           {"nick": p.nick, "key": k}))
+            ms, response = _timed(partial(other.post, reverse("accounts:restore"), {"nick": player.nick, "key": key}))
             assert response.status_code == 302, response.content[:300]
             figures["key login"].append(ms)
-            ms, response = _timed(lambda c=client: c.post(reverse("lobby:create"), TABLE_FORM))
+            ms, response = _timed(partial(client.post, reverse("lobby:create"), TABLE_FORM))
             assert response.status_code == 302, response.content[:300]
             figures["table creation"].append(ms)
             table = Table.objects.filter(host=player).latest("pk")
             self._seat_and_start(table, player)
-            ms, response = _timed(lambda c=client, t=table: c.get(reverse("lobby:table", args=[t.pk])))
+            ms, response = _timed(partial(client.get, reverse("lobby:table", args=[table.pk])))
             assert response.status_code == 200
             figures["game page"].append(ms)
             cookie = client.cookies[settings.SESSION_COOKIE_NAME].value

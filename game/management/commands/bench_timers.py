@@ -36,6 +36,7 @@ import time
 import uuid
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -54,6 +55,13 @@ def percentile(values: list[float], q: float) -> float:
 
 class Command(BaseCommand):
     help = "Measure deadline lateness (p50/p99/max) normally and across a kill -9 of the Celery worker."
+
+    pool: str
+    concurrency: int
+    worker_name: str
+    log_dir: Path
+    worker: subprocess.Popen[bytes] | None
+    beat: subprocess.Popen[bytes] | None
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--games", type=int, default=200)
@@ -142,7 +150,7 @@ class Command(BaseCommand):
         self.stdout.write(f"  {len(games)}/{count} games started by their countdown")
         return games
 
-    def set_deadlines(self, games: list[int], ms: int, spread_ms: int) -> dict[int, tuple[int, object]]:
+    def set_deadlines(self, games: list[int], ms: int, spread_ms: int) -> dict[int, tuple[int, Any]]:
         """Each game's turn deadline `ms` (+ random spread) from the DB's now: a column, as a move sets it."""
         import random
 
@@ -160,10 +168,10 @@ class Command(BaseCommand):
                           f"(≈ {len(targets) / max(took + spread_ms / 1000, 0.001):.0f} firings/s demanded)")
         return targets
 
-    def collect(self, targets: dict[int, tuple[int, object]], wait_until: float) -> tuple[list[float], list[int]]:
+    def collect(self, targets: dict[int, tuple[int, Any]], wait_until: float) -> tuple[list[float], list[int]]:
         from game.models import GameEvent
 
-        fired: dict[int, object] = {}
+        fired: dict[int, Any] = {}
         while time.monotonic() < wait_until and len(fired) < len(targets):
             rows = GameEvent.objects.filter(game_id__in=[g for g in targets if g not in fired], source="timeout")
             for game_id, version, created in rows.values_list("game_id", "seq", "created_at"):

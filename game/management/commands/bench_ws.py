@@ -42,6 +42,7 @@ from urllib.parse import urlparse
 import websockets
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from websockets.typing import Origin
 
 from durak_site.db import in_thread
 
@@ -57,7 +58,7 @@ class LibWebSocket:
     @classmethod
     async def connect(cls, url: str, headers: dict[str, str]) -> LibWebSocket:
         origin = headers.pop("Origin", None)
-        conn = await websockets.connect(url, additional_headers=headers, origin=origin, max_size=2 ** 22,
+        conn = await websockets.connect(url, additional_headers=headers, origin=Origin(origin) if origin else None, max_size=2 ** 22,
                                         ping_interval=None)
         return cls(conn)
 
