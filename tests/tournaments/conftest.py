@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import itertools
-import random
 from datetime import timedelta
 
 import pytest
@@ -33,70 +32,3 @@ def make_event(db, make_player):
         return services.create_private(creator, **raw)
 
     return make
-
-
-def start(event):
-    """The start falls due now and fires."""
-    from durak_site.clock import db_now
-    from tournaments import services
-    from tournaments.models import Tournament
-
-    Tournament.objects.filter(pk=event.pk).update(start_deadline=db_now())
-    services.fire_start(event.pk)
-    event.refresh_from_db()
-    return event
-
-
-def join_all(event, players):
-    from tournaments import services
-
-    for p in players:
-        services.join(event.pk, p, code=event.invite_code)
-
-
-def begin(pairing):
-    """Both players arrive (ready) and the game is dealt; returns the Game."""
-    from game import services as game_services
-    from tournaments import services
-
-    services.arrived(pairing.player_a_id, pairing.table_id)
-    services.arrived(pairing.player_b_id, pairing.table_id)
-    return game_services.start_game(pairing.table_id)
-
-
-def play_out(game_id: int, seed: int = 1):
-    """Every seat moves like the heuristic bot until the game ends (a real game, quickly)."""
-
-    from django.test import TestCase
-
-    rng = random.Random(seed)
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        return _moves(game_id, rng)
-
-
-def _moves(game_id, rng):
-    from game import engine
-    from game import services as game_services
-    from game.engine.bots import choose_action
-    from game.models import Game, GameSeat
-
-    for k in range(3000):
-        game = Game.objects.get(pk=game_id)
-        if game.status != Game.Status.PLAYING:
-            return game
-        state = engine.GameState.from_json(game.state)
-        seat = engine.whose_turn(state)[0]
-        gs = GameSeat.objects.select_related("player").get(game=game, number=seat)
-        action = choose_action("heuristic", engine.view_for(state, seat), rng) or engine.timeout_action(state, seat)
-        game_services.apply_player_action(game_id, gs.player, game.version, f"m{k}", action)
-    raise AssertionError("the game did not finish")
-
-
-def resign(game_id: int, loser):
-    """The fast end: the loser presses «Выйти» (his opponent wins)."""
-    from django.test import TestCase
-
-    from game import services as game_services
-
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        game_services.leave_game(game_id, loser)

@@ -11,8 +11,9 @@ import threading
 from collections import Counter
 
 import pytest
-from conftest import start
 from django.db import connection, connections
+
+from tests.tournaments.helpers import start
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
 

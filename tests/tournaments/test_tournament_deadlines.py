@@ -7,10 +7,10 @@ from __future__ import annotations
 import time
 
 import pytest
-from conftest import begin, join_all, resign
 
 from durak_site import deadlines
 from durak_site.clock import db_now
+from tests.tournaments.helpers import begin, join_all, resign
 from tournaments.models import Entry, Tournament, TournamentGame
 
 pytestmark = pytest.mark.django_db

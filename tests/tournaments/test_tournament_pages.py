@@ -4,9 +4,9 @@ with its standings, the live fragment, a private event hidden from strangers, th
 from __future__ import annotations
 
 import pytest
-from conftest import begin, join_all, resign, start
 from django.urls import reverse
 
+from tests.tournaments.helpers import begin, join_all, resign, start
 from tournaments import services
 from tournaments.models import Entry, TournamentGame
 

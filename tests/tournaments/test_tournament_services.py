@@ -6,12 +6,12 @@ from __future__ import annotations
 from datetime import UTC, timedelta
 
 import pytest
-from conftest import begin, join_all, play_out, resign, start
 
 from durak_site.clock import db_now
 from durak_site.errors import ServiceError
 from game.models import Game
 from lobby.models import Table
+from tests.tournaments.helpers import begin, join_all, play_out, resign, start
 from tournaments import services, standings
 from tournaments.models import Entry, Tournament, TournamentGame
 
