@@ -59,7 +59,10 @@ class QueryCounter:
     cursors execute through, and puts it back on exit. Transaction control is not counted: SQLite's
     BEGIN IMMEDIATE goes through a cursor, Postgres' BEGIN does not."""
 
-    def __init__(self) -> None:
+    def __init__(self, thread_prefix: str = "") -> None:
+        # thread_prefix: count only the statements of threads so named ("asyncio_": the sockets'
+        # database hops), not those of daemons another test left in the process
+        self.thread_prefix = thread_prefix
         self.count = 0
         self._lock = threading.Lock()
         self._original = cast(Any, CursorWrapper)._execute_with_wrappers  # private: not in the stubs
@@ -68,7 +71,8 @@ class QueryCounter:
         original, counter = self._original, self
 
         def counted(cursor, sql, params, many, executor):
-            if not sql.lstrip().upper().startswith(_TRANSACTION_CONTROL):
+            if (not sql.lstrip().upper().startswith(_TRANSACTION_CONTROL)
+                    and threading.current_thread().name.startswith(counter.thread_prefix)):
                 with counter._lock:
                     counter.count += 1
             return original(cursor, sql, params, many, executor)
