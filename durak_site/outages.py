@@ -10,15 +10,9 @@ RETRY_AFTER_SECONDS = 10
 
 def _outage_types() -> tuple[type[BaseException], ...]:
     import redis.exceptions
+    from kombu.exceptions import OperationalError
 
-    types: list[type[BaseException]] = [redis.exceptions.ConnectionError, redis.exceptions.TimeoutError]
-    try:
-        from kombu.exceptions import OperationalError
-
-        types.append(OperationalError)
-    except ImportError:  # pragma: no cover (celery brings kombu)
-        pass
-    return tuple(types)
+    return (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OperationalError)
 
 
 def redis_outage(exc: BaseException | None) -> bool:
