@@ -30,27 +30,58 @@ def _as_datetime(value) -> datetime | None:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
-def next_deadline(after: datetime | None = None) -> tuple[datetime, datetime | None]:
-    """(the DB's now, the earliest pending deadline later than ``after``, or None) in ONE statement:
-    ``SELECT (earliest of column 1), (earliest of column 2), ..., now()``, each an index range scan
-    with ``ORDER BY column LIMIT 1``: every watched column needs an index."""
-    watches = [(pending(), field) for pending, field in
-               (deadline.watch for deadline in registry.registered() if deadline.watch is not None)]
-    if not watches:
-        return clock.db_now(), None
+# A moment no deadline holds: compiled in place of ``after``, so the statement is built once and
+# ``after`` is put in its parameters' place on every poll.
+_AFTER_MARK = datetime(1970, 1, 1, 0, 0, 0, 424242, tzinfo=UTC)
+_statements: dict[tuple, tuple[str, list, list[int]]] = {}
+
+
+def _statement(with_after: bool) -> tuple[str, list, list[int]] | None:
+    """(SQL, parameters, where ``after`` goes in them) of the one poll statement, or None when no
+    column is watched. Compiling a dozen querysets cost about four times running them, ten times a
+    second; it is done once per registry state and connection (``pending()`` querysets are fixed
+    filters: the database clock, not Python's, decides what is due)."""
+    watched = [d for d in registry.registered() if d.watch is not None]
+    key = (registry.generation(), connection.vendor, connection.alias, with_after)
+    found = _statements.get(key)
+    if found is not None or not watched:
+        return found
+    watches = [d.watch for d in watched if d.watch is not None]
     parts: list[str] = []
     params: list = []
-    for queryset, field in watches:
-        queryset = queryset.filter(**{f"{field}__isnull": False})
-        if after is not None:
-            queryset = queryset.filter(**{f"{field}__gt": after})
+    for pending, field in watches:
+        queryset = pending().filter(**{f"{field}__isnull": False})
+        if with_after:
+            queryset = queryset.filter(**{f"{field}__gt": _AFTER_MARK})
         sql, sql_params = queryset.order_by(field).values(field)[:1].query.sql_with_params()
         parts.append(f"({sql})")
         params.extend(sql_params)
-    compiler = watches[0][0].none().query.get_compiler(connection=connection)
+    compiler = watches[0][0]().none().query.get_compiler(connection=connection)
     now_sql, now_params = compiler.compile(Now())
+    params.extend(now_params)
+    marks = {_AFTER_MARK, connection.ops.adapt_datetimefield_value(_AFTER_MARK)}
+    slots = [i for i, value in enumerate(params) if value in marks] if with_after else []
+    found = (f"SELECT {', '.join(parts)}, {now_sql}", params, slots)
+    _statements[key] = found
+    return found
+
+
+def next_deadline(after: datetime | None = None) -> tuple[datetime, datetime | None]:
+    """(the DB's now, the earliest pending deadline later than ``after``, or None) in ONE statement:
+    ``SELECT (earliest of column 1), (earliest of column 2), ..., now()``, each an index range scan
+    with ``ORDER BY column LIMIT 1``: every watched column needs an index
+    (tests/timers/test_watched_columns.py)."""
+    statement = _statement(after is not None)
+    if statement is None:
+        return clock.db_now(), None
+    sql, params, slots = statement
+    if slots:
+        params = list(params)
+        value = connection.ops.adapt_datetimefield_value(after)
+        for i in slots:
+            params[i] = value
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {', '.join(parts)}, {now_sql}", [*params, *now_params])
+        cursor.execute(sql, params)
         *values, now = cursor.fetchone()
     upcoming = [v for v in map(_as_datetime, values) if v is not None]
     db_now = _as_datetime(now)

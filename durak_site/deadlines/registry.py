@@ -58,17 +58,27 @@ class Deadline:
 
 
 _registry: dict[str, Deadline] = {}
+_generation = 0  # changes with every (un)registration: what the pacer's compiled statement is keyed on
 
 
 def register(deadline: Deadline) -> None:
     """Add a kind (from an app's ready()). A kind is registered once; the same kind twice is a mistake."""
     if deadline.kind in _registry:
         raise ValueError(f"deadline kind {deadline.kind!r} is registered already")
+    global _generation
     _registry[deadline.kind] = deadline
+    _generation += 1
 
 
 def unregister(kind: str) -> None:
-    _registry.pop(kind, None)
+    global _generation
+    if _registry.pop(kind, None) is not None:
+        _generation += 1
+
+
+def generation() -> int:
+    """A number that changes whenever the registered kinds do."""
+    return _generation
 
 
 def registered() -> list[Deadline]:

@@ -284,3 +284,25 @@ def test_beat_sends_the_sweep_ahead_with_the_deadline_it_must_wait_for(beat_sche
     sent = sorted((str(body[1].get("not_before")), body[1]["full"]) for body in bodies)
     deadline = Game.objects.get(pk=game.pk).deadline
     assert sent == sorted([("None", True), (deadline.isoformat(), False)])
+
+
+def test_the_compiled_poll_statement_takes_each_polls_after_and_a_new_kind():
+    """The statement is compiled once; ``after`` must still move with every poll, and a kind
+    registered later must be watched from the next poll on."""
+    a, b = make_player(), make_player()
+    _, game = start_game(a, b)
+    deadline = Game.objects.get(pk=game.pk).deadline
+    assert deadlines.next_deadline()[1] == deadline
+    assert deadlines.next_deadline(deadline - timedelta(seconds=1))[1] == deadline
+    assert deadlines.next_deadline(deadline)[1] is None
+    assert deadlines.next_deadline(deadline - timedelta(microseconds=1))[1] == deadline
+
+    soon = Game.objects.filter(pk=game.pk)
+    deadlines.register(deadlines.Deadline("test_extra", lambda: iter(()), lambda *args: None,
+                                          watch=(lambda: soon.annotate(), "started_at")))
+    try:
+        started = Game.objects.get(pk=game.pk).started_at
+        assert deadlines.next_deadline()[1] == min(started, deadline)
+    finally:
+        deadlines.unregister("test_extra")
+    assert deadlines.next_deadline()[1] == deadline

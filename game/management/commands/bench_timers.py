@@ -224,6 +224,7 @@ class Command(BaseCommand):
             ids = self.make_games(games)
             if not ids:
                 raise CommandError("no game started: are the timers (worker/beat) running?")
+            self.poll_cost()
 
             self.stdout.write(f"round 1: normal running (deadlines spread over {spread_ms / 1000:.0f} s)")
             targets = self.set_deadlines(ids, deadline_ms, spread_ms)
@@ -255,6 +256,20 @@ class Command(BaseCommand):
             self.stop_all()
             if not keep:
                 self.cleanup()
+
+    def poll_cost(self, repeat: int = 200) -> None:
+        """What the pacer's one statement (the earliest deadline over every watched column) costs the
+        process that polls it, ten times a second, with the bench's games pending."""
+        from durak_site.deadlines import pacer, registry
+
+        columns = sum(1 for d in registry.registered() if d.watch is not None)
+        took = []
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            pacer.next_deadline()
+            took.append((time.perf_counter() - t0) * 1000)
+        self.stdout.write(f"pacer poll: {columns} columns in one statement, {statistics.median(took):.2f} ms "
+                          f"median, {percentile(took, 99):.2f} ms p99 ({repeat} polls)")
 
     def cleanup(self) -> None:
         from accounts.models import Player
