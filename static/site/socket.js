@@ -1,10 +1,11 @@
-// The one socket client of every page: connect, ping, reconnect with exponential backoff, and the
-// server's close codes, and the page's one socket that the other scripts hear (the page helpers
-// are static/site/page.js). A page holds one socket: a table's pages open the table socket (which carries the site's news too), every other
-// signed-in page the site socket (social/static/social/site.js opens it when no page script opened
-// one). The server sends the current state on every (re)connect, which is the resync: nothing here
-// keeps game or room state. Whatever else on the page listens to the socket (the site's news, an
-// app's panel such as the chat) subscribes here, so it hears whichever socket the page has.
+// The one socket client of every page: connect, ping, reconnect with exponential backoff, the
+// server's close codes, a move resent until it is acked, and the page's one socket that the other
+// scripts hear (the page helpers are static/site/page.js). A page holds one socket: a table's pages
+// open the table socket (which carries the site's news too), every other signed-in page the site
+// socket (social/static/social/site.js opens it when no page script opened one). The server sends
+// the current state on every (re)connect, which is the resync: nothing here keeps game or room
+// state. Whatever else on the page listens to the socket (the site's news, an app's panel such as
+// the chat) subscribes here, so it hears whichever socket the page has.
 
 // The close codes the server sends (durak_site/close_codes.py), and no others.
 export const CLOSE = Object.freeze({
@@ -20,6 +21,7 @@ const FATAL = new Set([CLOSE.session_ended, CLOSE.banned, CLOSE.not_found, CLOSE
 // site socket's presence needs a ping far less often (its page passes pingEvery).
 const PING_EVERY_MS = 5000;
 const SILENT_PINGS = 2.4; // a socket silent for this many ping intervals is dropped and reopened
+const ACK_PATIENCE_MS = 8000; // an open socket silent this long about a move: sent once more, then given up
 
 // The page's socket and who listens to it (the page has one, whichever opened it).
 let pageConnection = null;
@@ -74,12 +76,14 @@ export class Connection {
   /**
    * @param {string} path   "/ws/tables/<id>/" or "/ws/site/"
    * @param {object} on     {frame(msg, receivedAt), open(restored), lost(), fatal(code)}, each optional
-   * @param {object} options {pingEvery: ms between pings (5000)}
+   * @param {object} options {pingEvery: ms between pings (5000), ackPatience: ms a move waits for its ack (8000)}
    */
-  constructor(path, on = {}, { pingEvery = PING_EVERY_MS } = {}) {
+  constructor(path, on = {}, { pingEvery = PING_EVERY_MS, ackPatience = ACK_PATIENCE_MS } = {}) {
     this.path = path;
     this.on = on;
     this.pingEvery = pingEvery;
+    this.ackPatience = ackPatience;
+    this.unacked = null; // the message waiting for its ack: {msg, waiting, expired, timer}
     this.ws = null;
     this.attempt = 0;
     this.wasOpen = false;
@@ -134,6 +138,7 @@ export class Connection {
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.heartbeat(), this.pingEvery);
       this.on.open && this.on.open(restored);
+      this.resendUnacked();
       if (pageConnection === this) tell("open");
     };
     ws.onmessage = (ev) => {
@@ -196,5 +201,39 @@ export class Connection {
     if (!this.isOpen()) return false;
     this.ws.send(JSON.stringify(obj));
     return true;
+  }
+
+  /**
+   * Send a message the server must apply once (a move), and keep it until it is answered. The
+   * server applies a message id once and acks a resend, so while `waiting()` says no answer came
+   * (the caller's ack, error or newer state settles it) the message goes again under the same id:
+   * once when the socket reopens (the process that had it may have died, or was stopping), and once
+   * if the open socket stays silent about it for ackPatience ms; only then `expired()` gives it up.
+   * One message waits at a time. False when the socket is down (then nothing is kept).
+   */
+  sendAcked(msg, { waiting, expired = () => {} }) {
+    if (!this.send(msg)) return false;
+    if (this.unacked) clearTimeout(this.unacked.timer);
+    this.unacked = { msg, waiting, expired, timer: null };
+    this.expectAck(this.unacked, 1);
+    return true;
+  }
+
+  expectAck(u, resends) {
+    u.timer = setTimeout(() => {
+      if (this.unacked !== u) return;
+      if (u.waiting() && resends > 0 && this.send(u.msg)) { this.expectAck(u, resends - 1); return; }
+      this.unacked = null;
+      if (u.waiting()) u.expired();
+    }, this.ackPatience);
+  }
+
+  /** The socket (re)opened: the message still waiting for its ack goes again, under the same id. */
+  resendUnacked() {
+    const u = this.unacked;
+    if (!u) return;
+    if (u.waiting()) { this.send(u.msg); return; }
+    clearTimeout(u.timer);
+    this.unacked = null;
   }
 }

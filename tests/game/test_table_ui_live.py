@@ -395,14 +395,25 @@ def test_a_move_lost_on_its_way_is_sent_again_when_the_socket_reopens(transactio
     mover = game.deadline_seats[0]
     context, page = open_table(browser, asgi_live_server, [anna, boris][mover - 1], table)
     action = choose(view(page))
+    page.evaluate("""() => {  // count the moves that leave the page (the lost one never reaches a socket)
+        window.__moves = [];
+        const real = WebSocket.prototype.send;
+        WebSocket.prototype.send = function (data) {
+            const msg = JSON.parse(data);
+            if (msg.action) window.__moves.push(msg.id);
+            return real.call(this, data);
+        };
+    }""")
     page.evaluate("window.__table.loseNextSend()")
     click_move(page, action)
     page.wait_for_function("window.__table.inflight !== null", timeout=5000)
+    msg_id = page.evaluate("window.__table.inflight")
     time.sleep(0.5)
     assert Game.objects.get(pk=game.pk).version == 0  # it never arrived
     page.evaluate("window.__table.dropSocket()")
     page.wait_for_function("window.__table.version === 1", timeout=15000)
     page.wait_for_function("window.__table.inflight === null", timeout=5000)
+    assert page.evaluate("window.__moves") == [msg_id]  # resent once on the reopened socket, never twice
     assert GameEvent.objects.filter(game=game, source="player").count() == 1
     assert not page.errors, page.errors
     close(context)

@@ -26,14 +26,15 @@ function commit(action) {
 export function send(action) {
   if (S.inflight) { toast(T.why_pending); return; }
   const msg = { id: uuid(), version: S.version, action };
-  if (CFG.harness) {
-    S.sent.push(msg);
-  } else if (!S.conn || !S.conn.send(msg)) {
+  // until an answer settles it (frames.js), the socket resends it under the same id (socket.js)
+  const waiting = () => !!S.inflight && S.inflight.id === msg.id;
+  const expired = () => { S.inflight = null; render(); };
+  if (!S.conn || !S.conn.sendAcked(msg, { waiting, expired })) {
     refuse(action.card, T.connection_lost);
     return;
   }
   clearError();
-  S.inflight = { id: msg.id, action, at: Date.now(), version: S.version, msg };
+  S.inflight = { id: msg.id, action, at: Date.now(), version: S.version };
   S.sentById.set(msg.id, action);
   S.lastSent = { action, version: S.version };  // movelog.js tells his moves from the clock's
   S.selected = null;
@@ -42,24 +43,6 @@ export function send(action) {
   S.catchSel = null;
   sounds.play("card");
   render();
-  unacknowledged(msg.id, 1);
-}
-
-// A move with no ack yet is sent again with the same id (the server applies a message id once and
-// acks the resend): once when the socket reopens (the process that had it may have died, or was
-// stopping), and once if the open socket stays silent about it; only then is it given up.
-function unacknowledged(id, tries) {
-  setTimeout(() => {
-    if (!S.inflight || S.inflight.id !== id) return;
-    if (tries > 0 && S.conn && S.conn.send(S.inflight.msg)) { unacknowledged(id, tries - 1); return; }
-    S.inflight = null;
-    render();
-  }, CFG.harness ? 1500 : 8000);
-}
-
-/** The socket (re)opened: a move still waiting for its ack goes again, under the same id. */
-export function resendUnacknowledged() {
-  if (S.inflight && S.inflight.msg && S.conn) S.conn.send(S.inflight.msg);
 }
 
 function select(card) {

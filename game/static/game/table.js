@@ -8,7 +8,7 @@
 
 import { Clock } from "./clock.js";
 import { Connection } from "../site/socket.js";
-import { bindControls, resendUnacknowledged } from "./controls.js";
+import { bindControls } from "./controls.js";
 import { tick } from "./countdown.js";
 import { banner } from "./feedback.js";
 import { onFrame } from "./frames.js";
@@ -27,6 +27,16 @@ bindLog();
 setInterval(tick, 200);
 window.addEventListener("resize", () => { if (S.view) render(); });
 
+/** The DEBUG harness's socket: no server; each message a real page would send is kept once in S.sent
+ *  (a resend is the same message, and the server applies it once). */
+class Recorder extends Connection {
+  isOpen() { return true; }
+  send(msg) {
+    if (!S.sent.some((m) => m.id === msg.id)) S.sent.push(msg);
+    return true;
+  }
+}
+
 window.__table = {
   get view() { return S.view; },
   get version() { return S.version; },
@@ -44,6 +54,7 @@ window.__table = {
 };
 
 if (CFG.harness) {
+  S.conn = new Recorder(null, {}, { ackPatience: 750 }); // given up after 1.5 s, as nothing answers
   onFrame(CFG.harness.frame, Date.now());
 } else if (CFG.ws_url) {
   S.conn = new Connection(CFG.ws_url, {
@@ -51,7 +62,6 @@ if (CFG.harness) {
     open: (restored) => {
       S.connected = true; root.classList.remove("offline");
       if (restored) banner(T.connection_restored, "ok"); else banner(null);
-      resendUnacknowledged();
     },
     lost: () => { S.connected = false; root.classList.add("offline"); banner(T.connection_lost, "lost"); },
     fatal: () => { banner(T.connection_closed, "lost"); },
