@@ -1,6 +1,6 @@
 // The page helpers every script of the site shares (ES modules): finding an element, filling a
-// translated template, the CSRF token of a POST, and the notice with actions in the corner. The
-// socket is static/site/socket.js.
+// translated template, the CSRF token of a POST, and the toast (a notice in the corner, or in a
+// page's one-line place). The socket is static/site/socket.js.
 
 /** The element with this id (the one way the site's scripts find their elements by id). */
 export const $ = (id) => document.getElementById(id);
@@ -16,12 +16,14 @@ export function csrf() {
 }
 
 /**
- * A notice in the page's corner (#site-toasts, social/site_socket.html), with optional actions
- * ({label, href} links or {label, onClick} buttons, cls for their style) and a close button labelled
- * `closeLabel`; it goes by itself after `ttl` ms (0: stays). Returns the element, or null without
- * a place for it.
+ * A notice, the one toast of every page. In the page's corner (#site-toasts,
+ * social/site_socket.html) with optional actions ({label, href} links or {label, onClick} buttons,
+ * cls for their style) and a close button labelled `closeLabel`; or, with `into`, in a one-line
+ * place of the page (the game table's #g-toast) whose text it replaces, `cls` its style. It goes by
+ * itself after `ttl` ms (0: stays). Returns the element, or null without a place for it.
  */
-export function toast(text, { actions = [], ttl = 0, closeLabel = "×", cls = "" } = {}) {
+export function toast(text, { actions = [], ttl = 0, closeLabel = "×", cls = "", into = "" } = {}) {
+  if (into) return toLine($(into), text, cls, ttl);
   const box = $("site-toasts");
   if (!box) return null;
   const el = document.createElement("div");
@@ -49,4 +51,29 @@ export function toast(text, { actions = [], ttl = 0, closeLabel = "×", cls = ""
   box.append(el);
   if (ttl) setTimeout(() => el.remove(), ttl);
   return el;
+}
+
+const lines = new WeakMap(); // a one-line place → {timer, cls}: what its last toast set
+
+function toLine(el, text, cls, ttl) {
+  if (!el) return null;
+  const was = lines.get(el) || { timer: null, cls: [] };
+  clearTimeout(was.timer);
+  el.classList.remove(...was.cls);
+  const now = { timer: null, cls: cls.split(/\s+/).filter(Boolean) };
+  el.classList.add(...now.cls);
+  el.textContent = text;
+  el.hidden = false;
+  if (ttl) now.timer = setTimeout(() => { el.hidden = true; }, ttl);
+  lines.set(el, now);
+  return el;
+}
+
+/** Take a toast away now: a corner notice goes, a one-line place hides. */
+export function dismiss(el) {
+  if (!el) return;
+  const line = lines.get(el);
+  if (!line) { el.remove(); return; }
+  clearTimeout(line.timer);
+  el.hidden = true;
 }

@@ -4,7 +4,7 @@
 import { cardEl } from "./cards.js";
 import { $, csrf } from "../site/page.js";
 import { uuid } from "../site/socket.js";
-import { clearError, refuse, toast, whyText } from "./feedback.js";
+import { clearError, flash, refuse, whyText } from "./feedback.js";
 import { handCards, handEls } from "./hand.js";
 import { sounds } from "./sound.js";
 import { CFG, ERR, S, T, store, usesOf } from "./state.js";
@@ -24,7 +24,7 @@ function commit(action) {
 }
 
 export function send(action) {
-  if (S.inflight) { toast(T.why_pending); return; }
+  if (S.inflight) { flash(T.why_pending); return; }
   const msg = { id: uuid(), version: S.version, action };
   // until an answer settles it (frames.js), the socket resends it under the same id (socket.js)
   const waiting = () => !!S.inflight && S.inflight.id === msg.id;
@@ -61,7 +61,7 @@ function clearChoice() {
 function tapHand(card) {
   const v = S.view;
   if (!v || v.seat == null) return;
-  if (S.inflight) { toast(T.why_pending); return; }
+  if (S.inflight) { flash(T.why_pending); return; }
   if (S.pending) S.pending = null;
   const uses = usesOf(card);
   if (!uses.length) { refuse(card, whyText(card)); S.selected = null; render(); return; }
@@ -70,7 +70,7 @@ function tapHand(card) {
     // when it has one use, or a table card / the table)
     if (S.selected !== card) { select(card); return; }
     if (uses.length === 1) { commit(uses[0]); return; }
-    toast(T.why_pick_target);
+    flash(T.why_pick_target);
     return;
   }
   if (uses.length === 1) { commit(uses[0]); return; }
@@ -81,7 +81,7 @@ function tapHand(card) {
 function tapTableCard(card) {
   const v = S.view;
   if (!v || v.seat == null) return;
-  if (S.inflight) { toast(T.why_pending); return; }
+  if (S.inflight) { flash(T.why_pending); return; }
   const A = S.A;
   if (S.mode === "catch" || (!S.selected && A.catchable.has(card))) {
     if (!A.catchable.has(card)) { refuse(card, ERR.own_card || T.why_generic); return; }
@@ -106,12 +106,12 @@ function tapBattle() {
   const use = uses.find((a) => a.type === "attack") || uses.find((a) => a.type === "transfer" && !a.show)
     || uses.find((a) => a.type === "transfer");
   if (use) { commit(use); return; }
-  if (uses.some((a) => a.type === "defend")) { toast(T.why_pick_target); return; }
+  if (uses.some((a) => a.type === "defend")) { flash(T.why_pick_target); return; }
   refuse(S.selected, whyText(S.selected));
 }
 
 function pressButton(kind) {
-  if (S.inflight) { toast(T.why_pending); return; }
+  if (S.inflight) { flash(T.why_pending); return; }
   const A = S.A;
   if (!A) return;
   if (kind === "take" && A.b.take) commit(A.b.take);
@@ -329,7 +329,7 @@ function bindRematch() {
       $("g-rematch-info").textContent = T.ready_sent;
     } catch (e) {
       b.disabled = false;
-      toast(ERR.unknown, "error");
+      flash(ERR.unknown, "error");
     }
   });
 }

@@ -1,27 +1,22 @@
-// Short-lived messages: the toast (a refused tap, a hint), the connection banner, a card's shake.
+// Short-lived messages: a line over the table (a refused tap, a hint), the connection banner, a card's shake.
 
 import { label, rankOf } from "./cards.js";
 import { sounds } from "./sound.js";
 import { ERR, S, T, fmt, names, nick } from "./state.js";
-import { $ } from "../site/page.js";
+import { $, dismiss, toast } from "../site/page.js";
 
-let toastTimer = null;
 let bannerTimer = null;
 
-export function toast(text, kind = "info") {
-  const el = $("g-toast");
-  el.textContent = text;
-  el.className = "g-toast " + kind;
-  el.hidden = false;
-  clearTimeout(toastTimer);
-  const ms = kind.includes("notice") ? 5200 : kind === "error" ? 4200 : 2600;  // a notice is read, not glanced at
-  toastTimer = setTimeout(() => { el.hidden = true; }, ms);
+/** One line over the table (the site's toast in the table's #g-toast): a refused tap, a hint, a notice. */
+export function flash(text, kind = "info") {
+  const ttl = kind.includes("notice") ? 5200 : kind === "error" ? 4200 : 2600;  // a notice is read, not glanced at
+  toast(text, { into: "g-toast", cls: kind, ttl });
 }
 
 /** A valid move was made: an old refusal must not stay on screen next to it. */
 export function clearError() {
   const el = $("g-toast");
-  if (!el.hidden && el.classList.contains("error")) { clearTimeout(toastTimer); el.hidden = true; }
+  if (!el.hidden && el.classList.contains("error")) dismiss(el);
 }
 
 export function shake(card) {
@@ -34,7 +29,7 @@ export function shake(card) {
 }
 
 export function refuse(card, text, target = null) {
-  toast(text, "error");
+  flash(text, "error");
   sounds.play("error");
   if (card) shake(card);
   if (target) shake(target);

@@ -5,7 +5,7 @@
 // Nothing here comes from anywhere but the public frames.
 
 import { label } from "./cards.js";
-import { toast } from "./feedback.js";
+import { flash } from "./feedback.js";
 import { S, T, duration, fmt, nick } from "./state.js";
 import { lastText, moveLine } from "./view.js";
 
@@ -101,11 +101,11 @@ export function noteFrame(prev, before, f) {
     if (l.type === "catch") {
       const text = catchText(v, l);
       add(text, "catch");
-      if (prev) toast(text, l.caught ? "notice catch" : "notice");
+      if (prev) flash(text, l.caught ? "notice catch" : "notice");
     } else if (byClock(prev, before, v)) {
       const text = timeoutText(l);
       add(text, "clock");
-      toast(text, "notice");
+      flash(text, "notice");
     } else {
       add(lastText(v), (S.seats[l.seat] || {}).bot ? "bot" : "move");
     }
@@ -132,7 +132,7 @@ export function noteFrame(prev, before, f) {
     const text = bp.until ? fmt(T.bot_played_for_you, { time: duration(until - since), moves: bp.moves })
       : fmt(T.bot_plays_for_you, { time: duration(until - since) });
     add(text, "seat");
-    toast(text, "notice");
+    flash(text, "notice");
   }
 }
 

@@ -3,7 +3,7 @@
 //   state.js   the one state object, page config and strings, helpers over the view
 //   frames.js  what the server sends → S      view.js / hand.js / result.js  S → DOM
 //   controls.js  taps, drag, keys → moves     countdown.js  every ticking number
-//   motion.js  deal, flips, flights            feedback.js  toast, banner, why a card can't go
+//   motion.js  deal, flips, flights            feedback.js  flash, banner, why a card can't go
 //   ../site/socket.js the socket                 clock.js  server time   sound.js  card sounds
 
 import { Clock } from "./clock.js";

@@ -6,7 +6,7 @@ import { renderHand } from "./hand.js";
 import { catchText, renderLog } from "./movelog.js";
 import { goneEl, knownEl } from "./memory.js";
 import { animateClear, animateDeal, flipIn } from "./motion.js";
-import { toast } from "./feedback.js";
+import { flash } from "./feedback.js";
 import { renderResult } from "./result.js";
 import { S, T, fmt, names, nick, partnerOf, passLabel, usesOf } from "./state.js";
 import { tick } from "./countdown.js";
@@ -154,7 +154,7 @@ function podEl(v, n, pos, extra = "") {
   nm.textContent = extra === "mine" ? `${s.nick || T.you}` : nick(n);
   nm.title = nm.textContent;
   // a nick cut short for room reads whole on a tap (or a click)
-  id.addEventListener("click", () => { if (nm.scrollWidth > nm.clientWidth + 1) toast(nm.textContent); });
+  id.addEventListener("click", () => { if (nm.scrollWidth > nm.clientWidth + 1) flash(nm.textContent); });
   id.appendChild(nm);
   const mark = seatMark(n, s);
   if (mark) id.appendChild(mark);
