@@ -121,8 +121,6 @@ function onMessage(msg) {
   if (shared && !NEWS.has(msg.type) && !msg.toast) return;
   state.messages.push(msg);
   if (state.messages.length > 50) state.messages.shift();
-  // pages of the apps above listen for their own news (tournaments' live standings)
-  document.dispatchEvent(new CustomEvent("site-message", { detail: msg }));
   switch (msg.type) {
     case "hello": case "search": drawSearch(msg.search); break;
     case "match": matched(msg.url); break;
