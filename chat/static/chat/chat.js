@@ -7,8 +7,8 @@
 import { $, fmt } from "../site/page.js";
 import { pageSocket, subscribe } from "../site/socket.js";
 
-const root = document.getElementById("chat");
-const T = JSON.parse(document.getElementById("chat-strings").textContent);
+const root = $("chat");
+const T = JSON.parse($("chat-strings").textContent);
 const HIDDEN_KEY = "chat-hidden-authors"; // per-browser "mute this person"
 const wide = window.matchMedia("(min-width: 1100px)");
 
@@ -392,7 +392,7 @@ function onKey(e) {
 /** On a phone the open sheet covers the hand: when the player's turn comes (the table marks it on
  *  #game), the sheet closes so the clock and the cards are in sight. */
 function closeOnTurn() {
-  const game = document.getElementById("game");
+  const game = $("game");
   if (!game) return;
   let was = game.classList.contains("my-turn");
   new MutationObserver(() => {
@@ -446,7 +446,7 @@ function restorePending() {
 // tables): when the room's fragment shows his seat appear or go, the socket re-checks his rights.
 let seated = null;
 function onRoomSettled() {
-  const room = document.getElementById("room");
+  const room = $("room");
   if (!room) return;
   const now = !!room.querySelector(".seat-me");
   if (seated !== null && now !== seated && online()) send({ type: "chat_sync" });

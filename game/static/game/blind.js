@@ -7,9 +7,9 @@
 import { cardName, sortHand, suitOf } from "./cards.js";
 import { catchText } from "./movelog.js";
 import { send } from "./controls.js";
-import { S, fmt, nick, passLabel, store, T } from "./state.js";
+import { S, nick, passLabel, store, T } from "./state.js";
+import { $, fmt } from "../site/page.js";
 
-const $ = (id) => document.getElementById(id);
 const panel = $("g-blind");
 const toggle = $("g-blind-toggle");
 const speech = $("g-speech");

@@ -2,8 +2,8 @@
 
 import { updateRematchInfo } from "./result.js";
 import { sounds } from "./sound.js";
-import { CFG, S, fmt } from "./state.js";
-import { $ } from "../site/page.js";
+import { CFG, S } from "./state.js";
+import { $, fmt } from "../site/page.js";
 
 
 export function tick() {

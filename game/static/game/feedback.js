@@ -2,8 +2,8 @@
 
 import { label, rankOf } from "./cards.js";
 import { sounds } from "./sound.js";
-import { ERR, S, T, fmt, names, nick } from "./state.js";
-import { $, dismiss, toast } from "../site/page.js";
+import { ERR, S, T, names, nick } from "./state.js";
+import { $, dismiss, fmt, toast } from "../site/page.js";
 
 let bannerTimer = null;
 

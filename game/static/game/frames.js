@@ -6,9 +6,10 @@ import { captureRects } from "./motion.js";
 import { noteFrame } from "./movelog.js";
 import { movedOnCheck } from "./navigation.js";
 import { sounds } from "./sound.js";
-import { CFG, ERR, S, T, analyze, fmt, usesOf } from "./state.js";
+import { CFG, ERR, S, T, analyze, usesOf } from "./state.js";
 import { refreshRematch } from "./result.js";
 import { render } from "./view.js";
+import { fmt } from "../site/page.js";
 
 export function onFrame(msg, arrived = Date.now()) {
   if (!msg || typeof msg !== "object") return;

@@ -5,7 +5,8 @@
 // the table's rules switch the aid on, so a table without it shows no more than a good memory would.
 
 import { SUITS, SUIT_SYMBOL, label, sortHand, suitOf } from "./cards.js";
-import { T, fmt, nick } from "./state.js";
+import { T, nick } from "./state.js";
+import { fmt } from "../site/page.js";
 
 /** A chip group's visible caption (the full sentence stays in its title and aria-label). */
 function caption(text) {

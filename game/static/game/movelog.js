@@ -6,14 +6,14 @@
 
 import { label } from "./cards.js";
 import { flash } from "./feedback.js";
-import { S, T, duration, fmt, nick } from "./state.js";
+import { S, T, duration, nick } from "./state.js";
 import { lastText, moveLine } from "./view.js";
+import { $, fmt } from "../site/page.js";
 
 const MAX = 60;
 const SHOWN = 3;  // lines the folded log shows
 const entries = [];  // {text, kind}
 let open = false;
-const $ = (id) => document.getElementById(id);
 
 export function logEntries() { return entries.map((e) => e.text); }
 

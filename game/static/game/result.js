@@ -2,8 +2,8 @@
 
 import { celebrate } from "./motion.js";
 import { movedOnCheck } from "./navigation.js";
-import { CFG, S, T, duration, fmt, names, nick } from "./state.js";
-import { $ } from "../site/page.js";
+import { CFG, S, T, duration, names, nick } from "./state.js";
+import { $, fmt } from "../site/page.js";
 
 
 function losersOf(r) {
@@ -153,7 +153,7 @@ function botPlayedLines(v, r) {
 /** The header's rating (templates/base.html #site-rating) follows the viewer's new rating. */
 function updateHeaderRating(r) {
   const mine = (r.outcomes || []).find((o) => o.seat === S.view.seat);
-  const el = document.getElementById("site-rating");
+  const el = $("site-rating");
   if (!el || !mine || mine.rating_after == null || r.rated === false) return;
   el.dataset.rating = String(mine.rating_after);
   const num = el.querySelector("[data-rating-value]") || el;

@@ -17,8 +17,6 @@ export function loadPage(doc = document) {
   S.rematchReady = CFG.rematch_ready || [];
 }
 
-export { fmt }; // the one formatter (static/site/page.js), for the modules that read strings here
-
 /** Preferences kept in this browser. */
 export const store = {
   get(k, dflt) { try { const v = localStorage.getItem("durak." + k); return v === null ? dflt : v === "1"; } catch (e) { return dflt; } },

@@ -16,9 +16,10 @@ import { bindLog, logEntries } from "./movelog.js";
 import { sounds } from "./sound.js";
 import { CFG, S, T, loadPage, store } from "./state.js";
 import { render } from "./view.js";
+import { $ } from "../site/page.js";
 
 loadPage();
-const root = document.getElementById("game");
+const root = $("game");
 S.prefs = { hints: store.get("hints", true), quick: store.get("quick", true), sound: store.get("sound", false) };
 sounds.enabled = S.prefs.sound;
 S.clock = new Clock(CFG.server_now);
@@ -66,6 +67,6 @@ if (CFG.harness) {
     lost: () => { S.connected = false; root.classList.add("offline"); banner(T.connection_lost, "lost"); },
     fatal: () => { banner(T.connection_closed, "lost"); },
   });
-  document.getElementById("g-turn").textContent = T.connecting;
+  $("g-turn").textContent = T.connecting;
   S.conn.start();
 }

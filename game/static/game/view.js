@@ -8,11 +8,11 @@ import { goneEl, knownEl } from "./memory.js";
 import { animateClear, animateDeal, flipIn } from "./motion.js";
 import { flash } from "./feedback.js";
 import { renderResult } from "./result.js";
-import { S, T, fmt, names, nick, partnerOf, passLabel, usesOf } from "./state.js";
+import { S, T, names, nick, partnerOf, passLabel, usesOf } from "./state.js";
 import { tick } from "./countdown.js";
 import { sounds } from "./sound.js";
+import { $, fmt } from "../site/page.js";
 
-const $ = (id) => document.getElementById(id);
 
 
 export function render(prev = null, from = null) {
@@ -191,7 +191,7 @@ function podEl(v, n, pos, extra = "") {
  * into the page (<template id="seat-marks">, social/_mark.html's look); none for a bot's seat, none
  * without that app. A game's seats keep their players to its end, and a new game loads a new page. */
 function seatMark(n, s) {
-  const marks = document.getElementById("seat-marks");
+  const marks = $("seat-marks");
   if (!marks || marks.dataset.game !== String(S.gameId) || (s.bot && !s.takeover)) return null;
   const src = marks.content.querySelector(`[data-seat="${n}"] .rel-mark`);
   if (!src) return null;
