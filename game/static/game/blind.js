@@ -5,7 +5,7 @@
 // view.js sends after each render, and moves through controls.js's send(), like a tap.
 
 import { cardName, sortHand, suitOf } from "./cards.js";
-import { catchText } from "./movelog.js";
+import { catchText } from "./movetext.js";
 import { send } from "./controls.js";
 import { S, nick, passLabel, store, T } from "./state.js";
 import { $, fmt } from "../site/page.js";

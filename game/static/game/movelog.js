@@ -4,10 +4,9 @@
 // it: the player, the clock, a bot), so a reload or a return keeps them; later frames add theirs.
 // Nothing here comes from anywhere but the public frames.
 
-import { label } from "./cards.js";
 import { flash } from "./feedback.js";
 import { S, T, duration, nick } from "./state.js";
-import { lastText, moveLine } from "./view.js";
+import { catchText, lastText, moveLine, timeoutText } from "./movetext.js";
 import { $, fmt } from "../site/page.js";
 
 const MAX = 60;
@@ -21,29 +20,6 @@ function add(text, kind = "move") {
   if (!text) return;
   entries.push({ text, kind });
   if (entries.length > MAX) entries.splice(0, entries.length - MAX);
-}
-
-/** Who caught whom and what it cost, from the viewer's side (a catch event: cheater, caught, penalty). */
-export function catchText(v, l) {
-  const me = v.seat;
-  const card = l.card ? label(l.card) : "";
-  if (l.caught) {
-    const cheater = l.cheater === me ? T.you : nick(l.cheater);
-    if (l.seat === me) return fmt(T.catch_ok_you, { cheater, card });
-    if (l.cheater === me) return fmt(T.catch_ok_on_you, { name: nick(l.seat), card });
-    return fmt(T.catch_ok, { name: nick(l.seat), cheater, card });
-  }
-  const free = l.penalty === false;
-  if (l.seat === me) return fmt(free ? T.catch_bad_you_free : T.catch_bad_you, { card });
-  return fmt(free ? T.catch_bad_free : T.catch_bad, { name: nick(l.seat), card });
-}
-
-/** A move the turn timer made for the viewer: the clock, not «Вы сыграли». */
-function timeoutText(l) {
-  if (l.type === "attack" && l.card) return fmt(T.timeout_attack, { card: label(l.card) });
-  if (l.type === "take") return T.timeout_take;
-  if (l.type === "pass") return T.timeout_pass;
-  return T.timeout_move;
 }
 
 /** Was the viewer's own last move one the clock made? He sent no move at the version it answers,

@@ -4,6 +4,7 @@
 //   frames.js  what the server sends → S      view.js / hand.js / result.js  S → DOM
 //   controls.js  taps, drag, keys → moves     countdown.js  every ticking number
 //   motion.js  deal, flips, flights            feedback.js  flash, banner, why a card can't go
+//   movetext.js  the moves in words            movelog.js  the log of the last moves
 //   ../site/socket.js the socket                 clock.js  server time   sound.js  card sounds
 
 import { Clock } from "./clock.js";

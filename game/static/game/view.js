@@ -1,9 +1,10 @@
 // Rendering: every element of the table drawn from S (the last frame and the player's choices).
 // Pure DOM output; input handlers live in controls.js.
 
-import { backEl, cardEl, cardName, label } from "./cards.js";
+import { backEl, cardEl, cardName } from "./cards.js";
 import { renderHand } from "./hand.js";
-import { catchText, renderLog } from "./movelog.js";
+import { renderLog } from "./movelog.js";
+import { lastText, moveText } from "./movetext.js";
 import { goneEl, knownEl } from "./memory.js";
 import { animateClear, animateDeal, flipIn } from "./motion.js";
 import { flash } from "./feedback.js";
@@ -341,20 +342,6 @@ function renderControls(v) {
   if (S.inflight) for (const el of box.querySelectorAll("button")) el.disabled = true;
 }
 
-export function moveText(a) {
-  const c = a.card ? label(a.card) : "", t = a.target ? label(a.target) : "";
-  switch (a.type) {
-    case "attack": return fmt(T.move_attack, { card: c });
-    case "defend": return fmt(T.move_defend, { card: c, target: t });
-    case "transfer": return fmt(a.show ? T.move_transfer_show : T.move_transfer, { card: c });
-    case "take": return T.move_take;
-    case "pass": return T.move_pass;
-    case "swap_trump": return fmt(T.move_swap, { card: c });
-    case "catch": return fmt(T.move_catch, { card: c });
-    default: return a.type;
-  }
-}
-
 /** Whom the table waits for: a seat a bot plays for its absent player says so. */
 function turnNames(list) {
   return list.map((n) => ((S.seats[n] || {}).takeover ? fmt(T.bot_plays_seat, { name: nick(n) }) : nick(n))).join(", ");
@@ -374,40 +361,6 @@ function turnText(v) {
   }
   if (me === v.defender && v.took) return T.you_took;
   return waiting || T.check_phase;
-}
-
-/** The last move in words; «Вы» and a third person have their own sentences (verb agreement). */
-export function lastText(v) {
-  const l = v.last;
-  return l && l.seat != null && l.seat === v.seat && botMadeIt(l) ? moveLine(v, l, T.bot_for_you) : moveLine(v, l);
-}
-
-/** Did a bot make the viewer's own seat's move `l`? A bot plays his seat now, or the page's first
- *  frame (its move log, game/move_log.py) says a bot made it. */
-function botMadeIt(l) {
-  if ((S.seats[l.seat] || {}).takeover) return true;
-  const log = S.frame && S.frame.log;
-  const e = log && log[log.length - 1];
-  return !!e && e.by === "bot" && e.seat === l.seat && e.type === l.type && e.card === l.card && e.target === l.target;
-}
-
-/** One move `l` in words from the viewer's side; `who` names its maker in the third person instead
- *  (a bot that played the viewer's own seat: «Бот за вас: ход 6♠», never «Вы сыграли»). */
-export function moveLine(v, l, who = null) {
-  if (!l || l.seat == null) return "";
-  const mine = l.seat === v.seat && !who;
-  const say = (key, vars) => fmt(T[mine ? key + "_you" : key], { name: who || nick(l.seat), ...vars });
-  const card = l.card ? label(l.card) : "";
-  switch (l.type) {
-    case "attack": return say("last_attack", { card });
-    case "defend": return say("last_defend", { card, target: l.target ? label(l.target) : "" });
-    case "transfer": return say(l.show ? "last_transfer_show" : "last_transfer", { card });
-    case "take": return say("last_take", {});
-    case "pass": return say("last_pass", {});
-    case "swap_trump": return say("last_swap", {});
-    case "catch": return catchText({ ...v, last: l }, l);  // who caught whom, and what it cost
-    default: return "";
-  }
 }
 
 function hintText(v) {
