@@ -72,8 +72,7 @@ function toLine(el, text, cls, ttl) {
 /** Take a toast away now: a corner notice goes, a one-line place hides. */
 export function dismiss(el) {
   if (!el) return;
-  const line = lines.get(el);
-  if (!line) { el.remove(); return; }
-  clearTimeout(line.timer);
+  if (el.classList.contains("site-toast")) { el.remove(); return; }
+  clearTimeout((lines.get(el) || {}).timer);
   el.hidden = true;
 }
