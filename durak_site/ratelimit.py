@@ -20,3 +20,22 @@ def within(kind: str, key: object, limit: tuple[int, int]) -> bool:
     except ValueError:  # the slot expired between add and incr
         cache.add(slot, 1, timeout=window * 2)
         return True
+
+
+def within_sliding(kind: str, key: object, limit: tuple[int, int]) -> bool:
+    """As `within`, without the doubled burst at a window's edge: the previous window's count
+    weighs by how much of it still lies in the last `window` seconds (a sliding window, estimated).
+    So `count` at once, then about count / window a second, like a token bucket shared by every
+    process. A refused attempt counts too."""
+    count, window = limit
+    now = time.time()
+    current = int(now // window)
+    slot = f"{kind}:{key}:{current}"
+    cache.add(slot, 0, timeout=window * 2)
+    try:
+        mine = cache.incr(slot)
+    except ValueError:  # the slot expired between add and incr
+        cache.add(slot, 1, timeout=window * 2)
+        mine = 1
+    previous = cache.get(f"{kind}:{key}:{current - 1}", 0)
+    return previous * (current + 1 - now / window) + mine <= count

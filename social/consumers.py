@@ -45,27 +45,9 @@ MAX_FRAME_BYTES = 1024
 RATE, BURST = 2.0, 20.0  # messages a second on average, and at once
 PUSH_EVERY = 1.0  # seconds: the online list and queue counts reach one socket at most this often
 BEAT_EVERY = 35.0  # seconds: every other ping of a tab (20 s) checks the session and refreshes presence
-CONNECT_RATE, CONNECT_BURST = 1.0, 30.0  # site sockets one account may open a second, and at once
-CONNECT_BUCKETS_MAX = 20_000  # accounts remembered by this process (full, idle buckets are pruned)
 BAD_FRAME_CODES = ("bad_message", "unknown_setting", "unknown_type", "bad_json", "too_large")
 TABLE_PATH = re.compile(r"^/tables/(\d{1,12})/$")
 LOBBY_PATH = "/tables/"
-
-
-_connects: dict[int, TokenBucket] = {}
-
-
-def connect_allowed(player_id: int) -> bool:
-    """This process's allowance of new site sockets for one account: a page change reopens one,
-    several tabs open at once; a loop opening and closing them is refused (close 4429)."""
-    bucket = _connects.get(player_id)
-    if bucket is None:
-        if len(_connects) >= CONNECT_BUCKETS_MAX:
-            now = time.monotonic()
-            for key in [k for k, b in _connects.items() if b.tokens + (now - b.stamp) * b.rate >= b.burst]:
-                del _connects[key]
-        bucket = _connects[player_id] = TokenBucket(CONNECT_RATE, CONNECT_BURST)
-    return bucket.take()
 
 
 class SiteConsumer(AsyncJsonWebsocketConsumer):
@@ -103,7 +85,7 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=close_codes.SESSION_ENDED)
             return
         self.address = accounts_services.scope_client_ip(self.scope)
-        if not connect_allowed(self.user.pk):
+        if not await in_thread(socket_limits.connect_allowed)(self.user.pk):
             log.warning("site socket: player %s opens sockets too fast; refused", self.user.pk)
             await self._error("flooding")
             self.closing = True
