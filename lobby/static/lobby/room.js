@@ -63,6 +63,22 @@ document.body.addEventListener("htmx:afterSettle", (ev) => {
 document.body.addEventListener("htmx:load", tick);
 tick();
 
+// «Встать» at a table the search made asks first: standing up before the deal is a dodge. The
+// dialog lives outside #room (a refresh of the room never closes it); its «Встать» submits the
+// room's stand form as the button would have.
+const standDialog = document.getElementById("stand-dialog");
+document.body.addEventListener("click", (ev) => {
+  const button = ev.target.closest?.("[data-confirm]");
+  if (!button || !standDialog) return;
+  ev.preventDefault();
+  standDialog.showModal();
+});
+standDialog?.addEventListener("close", () => {
+  const form = room()?.querySelector("[data-confirm]")?.form;
+  if (standDialog.returnValue === "stand" && form) form.requestSubmit();
+  standDialog.returnValue = "";
+});
+
 const conn = new Connection(config.ws_path, {
   frame: onFrame,
   open: () => stopPolling(),
