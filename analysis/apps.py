@@ -22,6 +22,7 @@ class AnalysisConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts import pages as account_pages
+        from accounts.signals import player_banned
         from analysis import services
         from durak_site import metrics
         from game import signals
@@ -34,4 +35,5 @@ class AnalysisConfig(AppConfig):
         # the player's own profile: his accuracy over his last analysed games, and the automatic choice
         account_pages.register_profile_panel("analysis/_profile_panel.html", place="links")
         signals.game_finished.connect(services.on_game_finished, dispatch_uid="analysis.on_game_finished")
+        player_banned.connect(services.on_player_banned, dispatch_uid="analysis.on_player_banned")  # auto off
         metrics.register_reader(analyses_by_state)

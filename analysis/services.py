@@ -139,10 +139,18 @@ def set_auto(player: Any, on: Any) -> AnalysisSettings:
         raise ServiceError("analysis_login")
     if not isinstance(on, bool):
         raise ServiceError("analysis_bad_setting")
+    if on:
+        accounts_services.ensure_can_play(player)  # banned: he may turn it off, never on
     if not _within_limit(f"settings:{player.pk}", 20, 60):
         raise ServiceError("analysis_too_often_settings")
     row, _created = AnalysisSettings.objects.update_or_create(player=player, defaults={"auto": on})
     return row
+
+
+def on_player_banned(sender: Any, player_id: int, **kwargs: Any) -> None:
+    """accounts.signals.player_banned: his automatic analyses stop (games of his that end later are
+    not analysed for him; a lifted ban leaves the switch off for him to turn on again)."""
+    AnalysisSettings.objects.filter(player_id=player_id, auto=True).update(auto=False)
 
 
 def auto_enabled(player: Any) -> bool:
@@ -185,7 +193,8 @@ def auto_analyse(game_id: int, task_id: str = "") -> bool:
     if game is None:
         return False
     wanting = AnalysisSettings.objects.filter(
-        auto=True, player_id__in=GameSeat.objects.filter(game=game).values("player_id")).values_list("player_id", flat=True)
+        auto=True, player__banned_at__isnull=True,  # a ban between the game's end and this turn
+        player_id__in=GameSeat.objects.filter(game=game).values("player_id")).values_list("player_id", flat=True)
     who = next(iter(wanting), None)
     if who is None:
         return False
