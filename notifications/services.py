@@ -97,6 +97,17 @@ def settings_of(player: Any) -> NotificationSettings:
     return row or NotificationSettings(player_id=player.pk)
 
 
+def page_settings_of(player: Any) -> NotificationSettings:
+    """`settings_of` for a page: the row loaded with `request.user` (accounts.backends.load_with_user
+    in NotificationsConfig.ready) costs no query; read afresh when the user came without it."""
+    if not NotificationSettings.player.field.remote_field.is_cached(player):
+        return settings_of(player)
+    try:
+        return player.notification_settings  # type: ignore[no-any-return]
+    except NotificationSettings.DoesNotExist:
+        return NotificationSettings(player_id=player.pk)
+
+
 def set_switches(player: Any, values: dict[str, bool]) -> NotificationSettings:
     """Store the switches given (names from SWITCHES; others are refused)."""
     unknown = set(values) - set(SWITCHES)

@@ -5,14 +5,28 @@ the hook runs on the thread pool (it may read the database) and is authorised by
 A table's pages hold the table socket instead, which tells the hooks the table's path on connect
 (social/table_socket.py) and joins their groups too: send events to them with
 `notify.news_event(payload)`, which both sockets hear.
+
+A site panel is a template rendered beside the site script on every signed-in page (with `user`),
+e.g. the player's in-page alert switches that the script reads (notifications).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from durak_site.panels import Panels
+
 PageHook = Callable[[int, str], list[str]]
 _hooks: list[PageHook] = []
+_panels = Panels("every signed-in page", ("site",))
+
+
+def register_site_panel(template_name: str) -> None:
+    _panels.register(template_name, "site")
+
+
+def site_panels() -> tuple[str, ...]:
+    return _panels.at("site")
 
 
 def register_page_hook(hook: PageHook) -> None:

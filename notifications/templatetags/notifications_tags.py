@@ -20,6 +20,7 @@ def notification_settings(player) -> dict:
 
 @register.simple_tag
 def in_page_alerts(player) -> dict:
-    """The in-page sound and vibration for «Ваш ход» and a match found."""
-    row = services.settings_of(player)
+    """The in-page sound and vibration for «Ваш ход» and a match found (on every signed-in page:
+    social's site panel, so read from the row that came with the user)."""
+    row = services.page_settings_of(player)
     return {"sound": row.sound, "vibrate": row.vibrate}

@@ -11,7 +11,7 @@ from game.models import GameSeat
 from lobby import services as lobby_services
 from lobby.models import Seat
 
-from .. import dodges, matching, presence, queue, reliability
+from .. import dodges, matching, presence, queue, reliability, site_hooks
 from ..models import TableRequirement
 
 register = template.Library()
@@ -81,11 +81,12 @@ def reliability_label(code: str) -> str:
     return reliability.label(code)
 
 
-@register.inclusion_tag("social/site_socket.html")
-def site_socket() -> dict:
-    """The site news' script and the words its notices use (base.html, signed-in players); their
-    placeholders as the pages' one `fmt` reads them ({nick})."""
-    return {"strings": {key: _placeholders(str(text)) for key, text in {
+@register.inclusion_tag("social/site_socket.html", takes_context=True)
+def site_socket(context) -> dict:
+    """The site news' script, the words its notices use (base.html, signed-in players; their
+    placeholders as the pages' one `fmt` reads them: {nick}) and the site panels of the apps above."""
+    return {"user": context.get("user"), "panels": site_hooks.site_panels(),
+            "strings": {key: _placeholders(str(text)) for key, text in {
         "match": _("Opponents found! Going to the table…"),
         "requeued": _("Someone did not come: back to the search, at the head of the queue."),
         "no_show": _("You did not come to the table in time: the search has ended."),

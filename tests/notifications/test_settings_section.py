@@ -53,3 +53,19 @@ def test_a_browser_subscription_is_kept_and_dropped_through_the_endpoints(client
 def test_the_endpoints_want_a_signed_in_player(client, push_service):
     answer = client.post("/notifications/subscribe/", "{}", content_type="application/json")
     assert answer.status_code == 302 and "/accounts/" in answer["Location"]
+
+
+def test_every_signed_in_page_carries_the_in_page_switches_in_the_users_one_query(client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from notifications import services
+
+    player = make_player("Слышащий")
+    services.set_switches(player, {"sound": True})
+    client.force_login(player)
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get("/tables/").content.decode()
+    assert '<script id="in-page-alerts" type="application/json">{"sound": true, "vibrate": false}</script>' in page
+    reads = [q["sql"] for q in queries.captured_queries if "notifications_notificationsettings" in q["sql"]]
+    assert len(reads) == 1 and "accounts_player" in reads[0]  # joined to the user load

@@ -3,6 +3,7 @@
 // one socket (static/site/socket.js): on a table's pages the table socket, which carries this news
 // too (social/table_socket.py); on every other page this module opens the site socket
 // (social/consumers.py) once the page's own scripts have run without opening one.
+import { ring } from "../site/alerts.js";
 import { $, fmt, toast } from "../site/page.js";
 import { Connection, pageSocket, subscribe } from "../site/socket.js";
 
@@ -25,20 +26,14 @@ const held = () => !!document.querySelector("[data-keep-page]");
 
 function go(url) { if (url && location.pathname !== url && !held()) location.assign(url); }
 
-function beep() {
-  try {
-    const ctx = new (window.AudioContext || window.webkitAudioContext)();
-    const osc = ctx.createOscillator(), gain = ctx.createGain();
-    osc.frequency.value = 880; gain.gain.value = 0.08;
-    osc.connect(gain); gain.connect(ctx.destination);
-    osc.start(); osc.stop(ctx.currentTime + 0.15);
-  } catch (e) { /* no sound where the browser allows none */ }
-}
+const CHIME_MS = 400; // the chime's length: leaving the page at once would cut it
 
-function matched(url) {
+// `news`: the match frame itself (the player's chime and vibration, if he switched them on), not
+// the state a (re)opened socket reports
+function matched(url, news = false) {
   if (!url || location.pathname === url) return;
-  beep();
-  if (!held()) { notice(T.match, [], 3000); go(url); return; }
+  const chimed = news && ring();
+  if (!held()) { notice(T.match, [], 3000); setTimeout(() => go(url), chimed ? CHIME_MS : 0); return; }
   if (state.heldUrl === url) return; // told once (hello and match both carry it)
   state.heldUrl = url;
   notice(T.match_held, [{ label: T.to_table, href: url, cls: "btn-gold" }]);
@@ -123,7 +118,7 @@ function onMessage(msg) {
   if (state.messages.length > 50) state.messages.shift();
   switch (msg.type) {
     case "hello": case "search": drawSearch(msg.search); break;
-    case "match": matched(msg.url); break;
+    case "match": matched(msg.url, true); break;
     case "requeued": notice(T.requeued, [], 5000); go(msg.url); break;
     case "search_ended":
       notice(msg.reason === "no_show" ? T.no_show : T.search_ended, [], 6000);
