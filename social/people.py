@@ -240,8 +240,11 @@ def invite(host, guest_id) -> Invitation:
     if not ratelimit.within("invite", host.pk, (INVITES_PER_MINUTE, 60)):
         raise ServiceError("social_too_many")
     with transaction.atomic():
-        Invitation.objects.filter(host=host, guest=guest, status=Invitation.Status.PENDING).update(
-            status=Invitation.Status.EXPIRED)
+        renewed = list(Invitation.objects.select_for_update()
+                       .filter(host=host, guest=guest, status=Invitation.Status.PENDING).values_list("pk", flat=True))
+        Invitation.objects.filter(pk__in=renewed).update(status=Invitation.Status.EXPIRED)
+        for old in renewed:  # his screen keeps one notice: the new one
+            notify.tell(guest.pk, "invitation_withdrawn", id=old, nick=host.nick, renewed=True)
         row = Invitation.objects.create(host=host, guest=guest, table=table, created_at=now,
                                         expires_at=now + timedelta(seconds=INVITE_SECONDS))
         notify.tell(guest.pk, "invitation", id=row.pk, nick=host.nick, table=str(table),
@@ -284,12 +287,12 @@ def on_player_banned(sender, player_id: int, **kwargs) -> None:
     """accounts.signals.player_banned: his pending invitations, sent or received, are withdrawn
     (each guest's notice goes away); ``queue.on_player_banned`` ends his search."""
     with transaction.atomic():
-        pending = list(Invitation.objects.select_for_update()
+        pending = list(Invitation.objects.select_for_update().select_related("host")
                        .filter(Q(host_id=player_id) | Q(guest_id=player_id), status=Invitation.Status.PENDING))
         Invitation.objects.filter(pk__in=[i.pk for i in pending]).update(status=Invitation.Status.EXPIRED)
         for row in pending:
             if row.host_id == player_id:
-                notify.tell(row.guest_id, "invitation_withdrawn", id=row.pk)
+                notify.tell(row.guest_id, "invitation_withdrawn", id=row.pk, nick=row.host.nick, renewed=False)
 
 
 def expire_invitation(invitation_id: int) -> None:

@@ -97,6 +97,7 @@ def site_socket(context) -> dict:
         "friend_accepted": _("%(nick)s accepted your friend request"),
         "invitation_declined": _("%(nick)s declined your invitation"),
         "invitation_accepted": _("%(nick)s accepted your invitation"),
+        "invitation_withdrawn": _("%(nick)s withdrew the invitation"),
         "see": _("See"), "seconds": _("%(n)s s"),
         # on a page that must not be left by itself (the recovery key, shown once)
         "match_held": _("Opponents found! Save your key, then go to the table within %(n)s s.") % {

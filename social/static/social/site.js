@@ -51,7 +51,19 @@ function invitation(msg) {
     { label: T.accept, cls: "btn-gold", onClick: answer(true) },
     { label: T.decline, onClick: answer(false) },
   ], (msg.expires_in || 60) * 1000);
-  if (el) el.classList.add("site-toast-invite");
+  if (el) { el.classList.add("site-toast-invite"); el.dataset.invitation = msg.id; }
+}
+
+// the inviter withdrew it (or renewed it: a new notice follows): its notice goes, and the friends
+// page's row says so instead of offering answers
+function withdrawn(msg) {
+  const said = fmt(T.invitation_withdrawn, msg);
+  for (const el of document.querySelectorAll(`[data-invitation="${Number(msg.id)}"]`)) {
+    if (el.classList.contains("site-toast")) el.remove();
+    else if (!msg.renewed) el.textContent = said;
+    else el.remove();
+  }
+  if (!msg.renewed) notice(said, [], 8000);
 }
 
 function drawOnline(data) {
@@ -125,6 +137,7 @@ function onMessage(msg) {
       if (document.querySelector("[data-searching]")) setTimeout(() => location.reload(), 1500);
       break;
     case "invitation": invitation(msg); break;
+    case "invitation_withdrawn": withdrawn(msg); break;
     case "invitation_answered": if (msg.accepted && msg.url) seated(msg.url); break;
     case "friend_request":
       notice(fmt(T.friend_request, msg), [{ label: T.see, href: msg.url, cls: "btn-gold" }], 15000);
