@@ -1,9 +1,12 @@
-"""Helpers for the live-play tests: players, tables with humans and bots, authenticated sockets."""
+"""Helpers for the live-play tests: players, tables with humans and bots, authenticated sockets, and
+games played out through the game server (by people moving like the heuristic bot, or by bots)."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import random
+import threading
 
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -100,6 +103,87 @@ def play_out_with_bots(game_id: int, max_steps: int = 5000):
         else:
             services.fire_turn_deadline(game_id, game.version)
     raise AssertionError("the game did not end")
+
+
+def heuristic_action(state, seat: int, rng: random.Random) -> dict:
+    """What a person in `seat` plays here: the heuristic bot's choice, else the timeout's move."""
+    from game import engine
+    from game.engine.bots import choose_action
+
+    return choose_action("heuristic", engine.view_for(state, seat), rng) or engine.timeout_action(state, seat)
+
+
+def play_out(game_id: int, seed: int = 1, max_moves: int = 3000):
+    """Every awaited person moves like the heuristic bot, through the game server, until the game
+    ends (a real game, quickly); the callbacks on commit run as in production (in a test inside a
+    transaction too). The finished Game."""
+    from django.test import TestCase
+
+    from game import engine
+    from game import services as game_services
+    from game.models import Game, GameSeat
+
+    rng = random.Random(seed)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        for k in range(max_moves):
+            game = Game.objects.get(pk=game_id)
+            if game.status != Game.Status.PLAYING:
+                return game
+            state = engine.GameState.from_json(game.state)
+            seat = engine.whose_turn(state)[0]
+            gs = GameSeat.objects.select_related("player").get(game=game, number=seat)
+            game_services.apply_player_action(game_id, gs.player, game.version, f"m{k}",
+                                              heuristic_action(state, seat, rng))
+    raise AssertionError("the game did not finish")
+
+
+def play_with_seat_one_taken_over(people, seed: int, moves: int | None = None) -> tuple:
+    """A two-person table under the `bot` disconnect policy; a bot takes seat 1 over at once and plays
+    it for its player while seat 2's player plays: to the end, or for `moves` moves. Run in a thread
+    of its own (a browser test's loop runs in the caller's). (table, game)."""
+    from django.db import connections
+
+    from durak_site.errors import ServiceError
+    from game import engine
+    from game import services as game_services
+    from game.models import Game
+    from lobby.models import Seat, Table
+
+    done: dict = {}
+
+    def run() -> None:
+        try:
+            table = Table.objects.create(name="ui", seats_count=2, turn_seconds=90, disconnect_policy="bot",
+                                         status=Table.Status.PLAYING)
+            for number, p in enumerate(people, start=1):
+                Seat.objects.create(table=table, number=number, player=p)
+            game = game_services.start_game(table.pk)
+            game_services.takeover(game.pk, 1)
+            rng = random.Random(seed)
+            made = 0
+            for k in range(3000):
+                game = Game.objects.get(pk=game.pk)
+                if game.status != Game.Status.PLAYING or (moves is not None and made >= moves):
+                    break
+                state = engine.GameState.from_json(game.state)
+                turn = engine.whose_turn(state)
+                try:
+                    if 2 in turn:
+                        game_services.apply_player_action(game.pk, people[1], game.version, f"m{k}",
+                                                          heuristic_action(state, 2, rng))
+                    elif turn:
+                        game_services.apply_bot_action(game.pk, turn[0], game.version)
+                    made += 1
+                except ServiceError:
+                    pass  # the server's own bot moved first: read the game again
+            done["table"], done["game"] = table, Game.objects.get(pk=game.pk)
+        finally:
+            connections.close_all()
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join(120)
+    return done["table"], done["game"]
 
 
 def cards_in(obj) -> set[str]:

@@ -3,31 +3,11 @@ and the game's (an unticked «На рейтинг» is an unrated game, its reas
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
+from tests.game.helpers import play_out
+
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def play_out(game_id: int, seed: int = 3):
-    """Every awaited person moves like the heuristic bot, through the game server, to the end."""
-    from game import engine
-    from game import services as game_services
-    from game.engine.bots import choose_action
-    from game.models import Game, GameSeat
-
-    rng = random.Random(seed)
-    for k in range(2000):
-        game = Game.objects.get(pk=game_id)
-        if game.status != Game.Status.PLAYING:
-            return game
-        state = engine.GameState.from_json(game.state)
-        seat = engine.whose_turn(state)[0]
-        gs = GameSeat.objects.select_related("player").get(game=game, number=seat)
-        action = choose_action("heuristic", engine.view_for(state, seat), rng) or engine.timeout_action(state, seat)
-        game_services.apply_player_action(game_id, gs.player, game.version, f"m{k}", action)
-    raise AssertionError("the game did not finish")
 
 
 def matched_game(make_player, online, rated: str):
@@ -53,7 +33,7 @@ def test_an_unrated_search_plays_an_unrated_game_that_moves_no_rating(make_playe
     table.refresh_from_db()
     assert table.rated is False
     assert game.rating_on is False
-    game = play_out(game.pk)
+    game = play_out(game.pk, seed=3)
     assert game.status == "finished"
     record = GameRecord.objects.get(game=game)
     assert record.rated is False and record.unrated_reason == "rating_off"
@@ -79,7 +59,7 @@ def test_a_rated_search_still_plays_a_rated_game(make_player, online):
     _a, _b, table, game = matched_game(make_player, online, rated="1")
     table.refresh_from_db()
     assert table.rated is True and game.rating_on is True
-    game = play_out(game.pk)
+    game = play_out(game.pk, seed=3)
     assert GameRecord.objects.get(game=game).unrated_reason != "rating_off"
 
 

@@ -1,11 +1,9 @@
-"""Tournament test helpers: an event started, players joined, a pairing's game dealt, played out or
-resigned, through the services (the clock moved by editing a deadline column, as the timers' tests
+"""Tournament test helpers: an event started, players joined, a pairing's game dealt or
+resigned (played out: tests.game.helpers.play_out), through the services (the clock moved by editing a deadline column, as the timers' tests
 do). A module of its own, imported by its package path: a bare `from conftest import` finds whichever
 test folder's conftest was loaded last."""
 
 from __future__ import annotations
-
-import random
 
 
 def start(event):
@@ -35,34 +33,6 @@ def begin(pairing):
     services.arrived(pairing.player_a_id, pairing.table_id)
     services.arrived(pairing.player_b_id, pairing.table_id)
     return game_services.start_game(pairing.table_id)
-
-
-def play_out(game_id: int, seed: int = 1):
-    """Every seat moves like the heuristic bot until the game ends (a real game, quickly)."""
-
-    from django.test import TestCase
-
-    rng = random.Random(seed)
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        return _moves(game_id, rng)
-
-
-def _moves(game_id, rng):
-    from game import engine
-    from game import services as game_services
-    from game.engine.bots import choose_action
-    from game.models import Game, GameSeat
-
-    for k in range(3000):
-        game = Game.objects.get(pk=game_id)
-        if game.status != Game.Status.PLAYING:
-            return game
-        state = engine.GameState.from_json(game.state)
-        seat = engine.whose_turn(state)[0]
-        gs = GameSeat.objects.select_related("player").get(game=game, number=seat)
-        action = choose_action("heuristic", engine.view_for(state, seat), rng) or engine.timeout_action(state, seat)
-        game_services.apply_player_action(game_id, gs.player, game.version, f"m{k}", action)
-    raise AssertionError("the game did not finish")
 
 
 def resign(game_id: int, loser):

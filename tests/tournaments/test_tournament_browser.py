@@ -12,8 +12,8 @@ import pytest
 from django.conf import settings
 
 from tests.conftest import login_browser_context
+from tests.game.helpers import play_out
 from tests.game.test_table_ui_live import close, make_player
-from tests.tournaments.helpers import play_out
 
 pytestmark = [pytest.mark.timeout(400),
               pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (a shared channel layer): the test "

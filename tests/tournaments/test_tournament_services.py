@@ -11,7 +11,8 @@ from durak_site.clock import db_now
 from durak_site.errors import ServiceError
 from game.models import Game
 from lobby.models import Table
-from tests.tournaments.helpers import begin, join_all, play_out, resign, start
+from tests.game.helpers import play_out
+from tests.tournaments.helpers import begin, join_all, resign, start
 from tournaments import services, standings
 from tournaments.models import Entry, Tournament, TournamentGame
 
