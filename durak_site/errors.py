@@ -151,6 +151,7 @@ CATALOGUE = {
     "search_bad_deck": _("The deck has 24, 36 or 52 cards, or any."),
     "search_bad_bot_fill": _("Bots fill after 15, 30 or 60 seconds, or never."),
     "search_bad_rated": _("Rated is yes or no."),
+    "search_bad_mode": _("The mode is classic, cheater or pairs 2×2."),
     "player_not_found": _("There is no such player."),
     "social_self": _("That is you."),
     "social_too_many": _("Too many requests; try again in a minute."),

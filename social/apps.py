@@ -15,6 +15,7 @@ class SocialConfig(AppConfig):
         from . import deadlines, people, queue, table_socket, views
 
         pages.register_quick_play(views.quick_play)  # «Быстрая игра» searches for opponents
+        pages.register_table_panel("social/quick_modes.html", place="lobby")  # quick play in each mode
         pages.register_table_panel("social/online_panel.html", place="lobby")  # who is online
         pages.register_table_panel("social/rules_section.html", place="rules")  # matching, reliability
         pages.register_table_panel("social/table_people.html", place="page")  # invite, reliability marks

@@ -1,7 +1,8 @@
 """Who may play whom: the pure part of matchmaking (no database), so it is tested on its own.
 
-The rule (stated on the rules page): two searches are compatible when every choice agrees or one
-side left it open ("any"), and their ratings are within the rating window of the one who has waited
+The rule (stated on the rules page): two searches are compatible when their modes are the same (a
+mode is never open: nobody is dealt cheater mode or pairs he did not ask for), every other choice
+agrees or one side left it open ("any"), and their ratings are within the rating window of the one who has waited
 longer. The window starts at WINDOW_START points and widens by WINDOW_STEP every WINDOW_EVERY
 seconds of waiting; after WINDOW_OPEN_AFTER seconds it is open (any rating). A group is formed
 around the head of the queue (the longest waiting), taking the compatible players nearest to it
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from lobby.presets import PRESETS
 from lobby.table_settings import SEATS, TURN_SECONDS  # the tables' allowed values and defaults
 
 WINDOW_START = 100
@@ -34,6 +36,12 @@ TIMERS = TURN_SECONDS.values
 BOT_FILLS = (0, 15, 30, 60)
 MAX_PLAYERS_FOR_DECK = {24: 4, 36: 6, 52: 6}
 EXAMINE_PER_HEAD = 64  # candidates one head is compared with, nearest in rating first
+# the search's modes: lobby presets (their rules make the table); each for himself, «Шулер», pairs 2×2
+MODES = ("classic", "cheater", "pairs")
+DEFAULT_MODE = "classic"
+PAIRS_MODE = "pairs"
+PAIRS_SEATS = PRESETS[PAIRS_MODE].seats_count or 4  # a pairs table is always full: 4 seats
+assert all(m in PRESETS for m in MODES)
 
 
 def window(waited_seconds: float) -> float:
@@ -51,6 +59,7 @@ class Candidate:
     player_id: int
     rating: int
     waited: float  # seconds since queued_at
+    mode: str = DEFAULT_MODE
     variant: str = ""
     players: int = 0
     deck: int = 0
@@ -76,9 +85,10 @@ _CLASH = object()
 
 def common(group: list[Candidate]) -> dict[str, Any] | None:
     """The settings every search of the group accepts (open ones stay open), or None."""
-    out: dict[str, Any] = {"variant": "", "players": 0, "deck": 0, "turn_seconds": 0, "rated": group[0].rated}
+    out: dict[str, Any] = {"mode": group[0].mode, "variant": "", "players": 0, "deck": 0, "turn_seconds": 0,
+                           "rated": group[0].rated}
     for c in group:
-        if c.rated != out["rated"]:
+        if c.rated != out["rated"] or c.mode != out["mode"]:
             return None
         for key, any_value in (("variant", ""), ("players", 0), ("deck", 0), ("turn_seconds", 0)):
             value = _agree(out[key], getattr(c, key), any_value)
@@ -147,21 +157,23 @@ def table_settings(group: list[Candidate], filling: bool) -> dict:
     deck = s["deck"] or DEFAULT_DECK
     if seats > MAX_PLAYERS_FOR_DECK[deck]:
         seats = MAX_PLAYERS_FOR_DECK[deck]
-    return {"variant": s["variant"] or DEFAULT_VARIANT, "seats_count": seats, "deck_size": deck,
-            "turn_seconds": s["turn_seconds"] or DEFAULT_TIMER, "rated": s["rated"]}
+    if s["mode"] == PAIRS_MODE:
+        seats = PAIRS_SEATS
+    return {"preset": s["mode"], "variant": s["variant"] or DEFAULT_VARIANT, "seats_count": seats,
+            "deck_size": deck, "turn_seconds": s["turn_seconds"] or DEFAULT_TIMER, "rated": s["rated"]}
 
 
-Mode = tuple  # (variant, players, deck, turn_seconds, rated)
+Mode = tuple  # (variant, players, deck, turn_seconds, rated, mode)
 
 
 def mode_of(c: Candidate) -> Mode:
-    return (c.variant, c.players, c.deck, c.turn_seconds, c.rated)
+    return (c.variant, c.players, c.deck, c.turn_seconds, c.rated, c.mode)
 
 
 @lru_cache(maxsize=4096)
 def modes_meet(a: Mode, b: Mode) -> bool:
     """Whether two searches' choices can meet (open choices meet anything; ratings aside)."""
-    if a[4] != b[4]:
+    if a[4:] != b[4:]:
         return False
     return all(x == y or not x or not y for x, y in zip(a[:4], b[:4], strict=True))
 

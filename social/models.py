@@ -30,6 +30,7 @@ class SearchRequest(models.Model):
         DROPPED = "dropped", _("did not arrive")
 
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="searches")
+    mode = models.CharField(max_length=12, default="classic")  # a lobby preset: classic, cheater, pairs (never "any")
     variant = models.CharField(max_length=12, blank=True)  # "" any, podkidnoy, perevodnoy
     players = models.PositiveSmallIntegerField(default=ANY)  # 2..6 or ANY
     deck = models.PositiveSmallIntegerField(default=ANY)  # 24, 36, 52 or ANY
@@ -58,7 +59,7 @@ class SearchRequest(models.Model):
         return f"{self.player_id}:{self.status}"
 
     def choices(self) -> dict:
-        return {"variant": self.variant, "players": self.players, "deck": self.deck,
+        return {"mode": self.mode, "variant": self.variant, "players": self.players, "deck": self.deck,
                 "turn_seconds": self.turn_seconds, "rated": self.rated, "bot_fill": self.bot_fill}
 
 

@@ -42,7 +42,7 @@ ARRIVE_SECONDS = 10
 LEAVE_GRACE_SECONDS = 5  # no tab open for this long: he left the queue (a page change reopens at once)
 MATCH_LIMIT = 500  # waiting requests one matcher looks at
 PAIR_WINDOW = timedelta(days=1)
-DEFAULTS = {"variant": "", "players": ANY, "deck": 36, "turn_seconds": matching.DEFAULT_TIMER, "rated": True,
+DEFAULTS = {"mode": matching.DEFAULT_MODE, "variant": "", "players": ANY, "deck": 36, "turn_seconds": matching.DEFAULT_TIMER, "rated": True,
             "bot_fill": 30}
 PRESENCE_STALE = 90  # seconds without a beat (every 35 s) from any of his tabs: his count is not believed any more
 QUEUE_GROUP = queue_news.QUEUE_GROUP
@@ -69,12 +69,16 @@ def clean_choices(raw: dict) -> dict:
     unknown = set(raw) - set(DEFAULTS)
     if unknown:
         raise ServiceError("unknown_setting", key=sorted(unknown)[0])
+    mode = raw.get("mode", DEFAULTS["mode"])
+    if mode not in matching.MODES:
+        raise ServiceError("search_bad_mode")
     variant = raw.get("variant", DEFAULTS["variant"])
     if variant in ("any", None):
         variant = ""
     if variant not in ("", *matching.VARIANTS):
         raise ServiceError("search_bad_variant")
     choices = {
+        "mode": mode,
         "variant": variant,
         "players": _as_int(raw.get("players", DEFAULTS["players"]), matching.PLAYERS, "bad_seats"),
         "deck": _as_int(raw.get("deck", DEFAULTS["deck"]), matching.DECKS, "search_bad_deck"),
@@ -89,6 +93,10 @@ def clean_choices(raw: dict) -> dict:
     if not isinstance(rated, bool):
         raise ServiceError("search_bad_rated")
     choices["rated"] = rated
+    if mode == matching.PAIRS_MODE:  # two against two: four players, whatever else was left open
+        if choices["players"] not in (ANY, matching.PAIRS_SEATS):
+            raise ServiceError("pairs_need_four_seats")
+        choices["players"] = matching.PAIRS_SEATS
     if choices["players"] and choices["deck"] and choices["players"] > matching.MAX_PLAYERS_FOR_DECK[choices["deck"]]:
         raise ServiceError("deck_too_small")
     return choices
@@ -98,6 +106,14 @@ def last_choices(player) -> dict:
     """What he chose last time (quick play repeats it), or the defaults."""
     last = SearchRequest.objects.filter(player=player).order_by("-created_at", "-pk").first()
     return last.choices() if last is not None else dict(DEFAULTS)
+
+
+def quick_choices(player, mode) -> dict:
+    """Quick play in one mode (the lobby's mode buttons): his last choices in that mode, or a refusal."""
+    choices = {**last_choices(player), "mode": mode}
+    if mode == matching.PAIRS_MODE:
+        choices["players"] = ANY  # pairs seat four, whatever he chose for another mode
+    return clean_choices(choices)
 
 
 # ---------------------------------------------------------------- join / cancel
@@ -201,7 +217,7 @@ def _candidates(rows: list[SearchRequest], now) -> list[matching.Candidate]:
     limits = _pairs_at_limit([r.player_id for r in rows if r.rated])
     return [matching.Candidate(
         id=r.pk, player_id=r.player_id, rating=r.rating, waited=(now - r.queued_at).total_seconds(),
-        variant=r.variant, players=r.players, deck=r.deck, turn_seconds=r.turn_seconds, rated=r.rated,
+        mode=r.mode, variant=r.variant, players=r.players, deck=r.deck, turn_seconds=r.turn_seconds, rated=r.rated,
         bot_fill=r.bot_fill, address=addresses.get(r.player_id) or "", avoid=avoid.get(r.player_id, set()),
         at_pair_limit=limits.get(r.player_id, set())) for r in rows]
 
@@ -266,7 +282,7 @@ def _seat_group(requests: list[SearchRequest], table_settings: dict, fill: bool,
     try:
         with transaction.atomic():
             table = lobby_services.create_table(
-                players[0], preset="classic", seats_count=table_settings["seats_count"],
+                players[0], preset=table_settings["preset"], seats_count=table_settings["seats_count"],
                 turn_seconds=table_settings["turn_seconds"], variant=table_settings["variant"],
                 deck_size=table_settings["deck_size"], rated=table_settings["rated"])
             for number, player in enumerate(players[1:], start=2):

@@ -18,21 +18,21 @@ from .models import ANY, SearchRequest
 
 QUEUE_GROUP = "site-queue"  # the waiting pages (and the sockets of players who search)
 
-Mode = tuple[str, int, int, bool]  # variant ("" any), players (ANY), deck (ANY), rated
+Mode = tuple[str, int, int, bool, str]  # variant ("" any), players (ANY), deck (ANY), rated, mode
 
 
 def read() -> dict:
-    """{"modes": [[variant, players, deck, rated, how many], ...], "waiting": [player ids],
-    "rows": [[player id, variant, players, deck, rated], ...]}: one query."""
+    """{"modes": [[variant, players, deck, rated, mode, how many], ...], "waiting": [player ids],
+    "rows": [[player id, variant, players, deck, rated, mode], ...]}: one query."""
     rows = list(SearchRequest.objects.filter(status=SearchRequest.Status.WAITING).values_list(
-        "player_id", "variant", "players", "deck", "rated"))
-    modes = Counter((variant, players, deck, rated) for _pid, variant, players, deck, rated in rows)
+        "player_id", "variant", "players", "deck", "rated", "mode"))
+    modes = Counter(row[1:] for row in rows)
     return {"modes": [[*mode, n] for mode, n in modes.items()], "waiting": [row[0] for row in rows],
             "rows": [list(row) for row in rows]}
 
 
-def _meets(variant: str, players: int, deck: int, rated: bool, choices: dict[str, Any]) -> bool:
-    if rated != choices["rated"]:
+def _meets(variant: str, players: int, deck: int, rated: bool, mode: str, choices: dict[str, Any]) -> bool:
+    if rated != choices["rated"] or mode != choices.get("mode", mode):
         return False
     if choices["variant"] and variant not in ("", choices["variant"]):
         return False
@@ -41,15 +41,16 @@ def _meets(variant: str, players: int, deck: int, rated: bool, choices: dict[str
     return not (choices["deck"] and deck not in (ANY, choices["deck"]))
 
 
-def others(modes: list[tuple[str, int, int, bool, int]], choices: dict[str, Any], avoid: Collection[int] = (),
-           rows: Iterable[tuple[int, str, int, int, bool]] = ()) -> int:
+def others(modes: list[tuple[str, int, int, bool, str, int]], choices: dict[str, Any], avoid: Collection[int] = (),
+           rows: Iterable[tuple[int, str, int, int, bool, str]] = ()) -> int:
     """How many others wait with choices that could meet `choices` (ignoring ratings); `modes` as
     `read` gives them, himself among them. Players he can never be matched with (`avoid`: a block
     either way) are not counted: their `rows` (as `read` gives them) say which modes they are in."""
-    total = sum(n for variant, players, deck, rated, n in modes if _meets(variant, players, deck, rated, choices))
+    total = sum(n for variant, players, deck, rated, mode, n in modes
+                if _meets(variant, players, deck, rated, mode, choices))
     if avoid:
-        total -= sum(1 for pid, variant, players, deck, rated in rows
-                     if pid in avoid and _meets(variant, players, deck, rated, choices))
+        total -= sum(1 for pid, variant, players, deck, rated, mode in rows
+                     if pid in avoid and _meets(variant, players, deck, rated, mode, choices))
     return max(0, total - 1)
 
 

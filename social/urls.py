@@ -7,6 +7,7 @@ urlpatterns = [
     path("play/", views.play, name="play"),
     path("play/search/", views.search, name="search"),
     path("play/search/start/", views.search_start, name="search_start"),
+    path("play/search/quick/", views.search_quick, name="search_quick"),
     path("play/search/cancel/", views.search_cancel, name="search_cancel"),
     path("play/search/status/", views.search_status, name="search_status"),
     path("people/", views.friends, name="friends"),

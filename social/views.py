@@ -119,7 +119,7 @@ def search(request: HttpRequest) -> HttpResponse:
         "row": row, "choices": choices, "others": queue.others_searching(row) if row else 0,
         "timer_text": _timer_text(row),
         "start": request.GET.get("start") == "1" and row is None,
-        "variants": [("", None), *[(v, None) for v in matching.VARIANTS]],
+        "modes": matching.MODES, "variants": [("", None), *[(v, None) for v in matching.VARIANTS]],
         "player_options": [0, *matching.PLAYERS], "decks": [0, *matching.DECKS],
         "timers": [0, *matching.TIMERS], "bot_fills": matching.BOT_FILLS,
     })
@@ -128,9 +128,18 @@ def search(request: HttpRequest) -> HttpResponse:
 @_guarded
 def search_start(request: HttpRequest) -> HttpResponse:
     raw: dict[str, Any] = {k: request.POST[k] for k in queue.DEFAULTS if k in request.POST}
-    if "rated" not in raw and request.POST.get("form") == "1":
-        raw["rated"] = "0"  # an unticked box sends nothing
+    if request.POST.get("form") == "1":
+        if "rated" not in raw:
+            raw["rated"] = "0"  # an unticked box sends nothing
+        if raw.get("mode") == matching.PAIRS_MODE:
+            raw.pop("players", None)  # the form hides the number of players for pairs: always four
     return _go(queue.join(request.user, **raw))
+
+
+@_guarded
+def search_quick(request: HttpRequest) -> HttpResponse:
+    """A quick-play button of one mode (the lobby's): his last choices in that mode."""
+    return _go(queue.join(request.user, **queue.quick_choices(request.user, request.POST.get("mode"))))
 
 
 @_guarded

@@ -33,6 +33,12 @@ def matching_rule() -> dict:
 
 
 @register.simple_tag
+def search_modes() -> tuple[str, ...]:
+    """The search's modes, in the order the pages offer them."""
+    return matching.MODES
+
+
+@register.simple_tag
 def online_strings() -> dict:
     """The words the site news' script needs to redraw the online list in the page's language."""
     return {"playing": _("playing"), "searching": _("searching"), "lobby": _("in the lobby"), "watch": _("watch"),

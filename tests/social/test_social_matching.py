@@ -65,7 +65,7 @@ def test_groups_seat_full_tables_and_fill_with_bots_only_when_the_head_waited_lo
 def test_any_number_of_players_starts_with_two():
     [(group, fill)] = groups([c(1), c(2)])
     assert not fill and len(group) == 2
-    assert table_settings(group, False) == {"variant": "podkidnoy", "seats_count": 2, "deck_size": 36,
+    assert table_settings(group, False) == {"preset": "classic", "variant": "podkidnoy", "seats_count": 2, "deck_size": 36,
                                             "turn_seconds": 30, "rated": True}
 
 

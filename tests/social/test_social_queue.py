@@ -51,7 +51,7 @@ def test_quick_play_repeats_the_last_choice(make_player, online):
     queue.join(a, variant="perevodnoy", players="3", deck="36", turn_seconds="60", rated="0", bot_fill="0")
     queue.cancel(a)
     again = queue.join(a)
-    assert again.choices() == {"variant": "perevodnoy", "players": 3, "deck": 36, "turn_seconds": 60,
+    assert again.choices() == {"mode": "classic", "variant": "perevodnoy", "players": 3, "deck": 36, "turn_seconds": 60,
                                "rated": False, "bot_fill": 0}
 
 
@@ -184,6 +184,9 @@ def test_closing_every_tab_leaves_the_queue_after_a_grace(make_player, online):
     ({"rated": 3}, "search_bad_rated"),
     ({"deck": "24", "players": "6"}, "deck_too_small"),
     ({"colour": "red"}, "unknown_setting"),
+    ({"mode": "poker"}, "search_bad_mode"),
+    ({"mode": ""}, "search_bad_mode"),  # the mode is never left open
+    ({"mode": "pairs", "players": "3"}, "pairs_need_four_seats"),
 ])
 def test_bad_choices_are_refused_and_nothing_is_queued(make_player, raw, code):
     from durak_site.errors import ServiceError
