@@ -164,6 +164,23 @@ CATALOGUE = {
     "invitation_expired": _("This invitation has expired."),
     "seat_unavailable": _("You cannot sit at this table."),
     "seat_reliable_only": _("The host accepts only reliable players at this table."),
+    # a party of two (social/party.py, social/party_search.py)
+    "party_not_friend": _("You can play in a party only with a friend."),
+    "party_unavailable": _("This player cannot play in a party now."),
+    "party_busy": _("You are already in a party: leave it first."),
+    "party_other_busy": _("%(nick)s is already in a party."),
+    "party_none": _("You are not in a party."),
+    "party_not_leader": _("Your party's leader starts its search: wait, or leave the party to search on your own."),
+    "party_rated_pairs_only": _("A party plays rated games only in pairs 2×2: choose pairs, or untick “Rated”."),
+    "party_two_players": _("A party plays with others: choose 3 to 6 players, any number, or pairs 2×2."),
+    "party_same_address": _("You two play from one network, so a rated game cannot seat you together: untick “Rated”."),
+    "party_pair_limit": _("You two have played today's share of rated games together: search unrated."),
+    "party_partner_playing": _("%(nick)s is playing a game now."),
+    "party_partner_waits": _("%(nick)s may search again in %(seconds)s s (a matched table was left)."),
+    "party_partner_busy": _("%(nick)s has a search or a matched table of their own right now."),
+    "party_matched": _("A table was found for you: play that game first."),
+    "party_address_busy": _("Someone on the network of %(nick)s is already searching for a rated game: "
+                            "search unrated."),
     # notifications (notifications.services)
     "push_off": _("Notifications are not set up on this server."),
     "push_subscription_invalid": _("This browser's notification subscription cannot be used."),

@@ -12,7 +12,7 @@ class SocialConfig(AppConfig):
         from lobby import guards, pages
         from lobby.signals import matched_seat_left
 
-        from . import deadlines, people, queue, table_socket, views
+        from . import deadlines, party, people, queue, table_socket, views
 
         pages.register_quick_play(views.quick_play)  # «Быстрая игра» searches for opponents
         pages.register_table_panel("social/quick_modes.html", place="lobby")  # quick play in each mode
@@ -26,6 +26,8 @@ class SocialConfig(AppConfig):
         guards.register_hidden_players(people.blockers_of)  # a blocker, from the player he blocked  # blocks, «only reliable players»
         player_banned.connect(people.on_player_banned, dispatch_uid="social.on_player_banned")  # invitations
         player_banned.connect(queue.on_player_banned, dispatch_uid="social.queue.on_player_banned")  # his search
+        player_banned.connect(party.on_player_banned, dispatch_uid="social.party.on_player_banned")  # his party
+        people.on_block(party.on_block)  # a block ends a party of the two
         matched_seat_left.connect(queue.on_matched_seat_left, dispatch_uid="social.on_matched_seat_left")
         deadlines.register_deadlines()  # arrival, invitation, search_gone, search_match
         table_socket.register()  # the site's news on the table socket: a table page holds one socket

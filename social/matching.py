@@ -8,6 +8,13 @@ seconds of waiting; after WINDOW_OPEN_AFTER seconds it is open (any rating). A g
 around the head of the queue (the longest waiting), taking the compatible players nearest to it
 in rating.
 
+A party of two is one unit of the queue: its two searches (the same choices, the same place) join
+a group together or not at all, and only when both are in the queue the matcher sees (a concurrent
+matcher holding one of them locked leaves the party to the next match). The two are never rated
+against each other (they chose each other); everyone else is checked against both. A group is
+never the party alone: it searches for others (bots aside). At a pairs table the party's two are
+partners.
+
 Work is bounded: searches are indexed by their mode (the choices), so a head is compared only with
 searches whose choices can meet its own, and with at most EXAMINE_PER_HEAD of those, nearest in
 rating first (a queue of searches that can never meet costs N × EXAMINE_PER_HEAD checks, not N²).
@@ -69,6 +76,38 @@ class Candidate:
     address: str = ""
     avoid: set[int] = field(default_factory=set)  # players he blocked or who blocked him
     at_pair_limit: set[int] = field(default_factory=set)  # players he played his daily rated share with
+    party: int = 0  # his party's id (0: he searches alone)
+
+
+Unit = list[Candidate]  # one player, or a party's two: matched whole or not at all
+PARTY_SIZE = 2
+
+
+def units(queue: list[Candidate]) -> list[Unit]:
+    """The queue's units in its order (a party where its first search stands). A party with a search
+    missing (locked by another matcher, or beyond this matcher's limit) is left out whole."""
+    parties: dict[int, Unit] = {}
+    for c in queue:
+        if c.party:
+            parties.setdefault(c.party, []).append(c)
+    out: list[Unit] = []
+    for c in queue:
+        if not c.party:
+            out.append([c])
+        elif parties[c.party] and parties[c.party][0] is c:
+            whole = parties[c.party]
+            if len(whole) == PARTY_SIZE and len({mode_of(m) for m in whole}) == 1 and _may_meet(whole[0], whole[1]):
+                out.append(whole)
+    return out
+
+
+def _may_meet(a: Candidate, b: Candidate) -> bool:
+    """Two people of one party: no block between them (one since the party formed ends it)."""
+    return a.player_id != b.player_id and a.player_id not in b.avoid and b.player_id not in a.avoid
+
+
+def _units_in(group: list[Candidate]) -> int:
+    return len({c.party or -c.id for c in group})
 
 
 def _agree(a, b, any_value):
@@ -102,18 +141,28 @@ def common(group: list[Candidate]) -> dict[str, Any] | None:
     return out
 
 
+def _pair_ok(c: Candidate, g: Candidate) -> bool:
+    """Two people of different units: no block between them, ratings in the window, and for a
+    rated search no pair at its daily rated limit and no two people on one address."""
+    if not _may_meet(c, g):
+        return False
+    if abs(c.rating - g.rating) > window(max(c.waited, g.waited)):
+        return False
+    return not (c.rated and (c.player_id in g.at_pair_limit or g.player_id in c.at_pair_limit
+                             or (c.address and c.address == g.address)))
+
+
+def may_join_unit(group: list[Candidate], unit: Unit) -> bool:
+    """May the unit (one player or a party) join the group: each of it fits each of the group, and
+    the choices agree."""
+    if any(not _pair_ok(c, g) for c in unit for g in group):
+        return False
+    return common([*group, *unit]) is not None
+
+
 def may_join(group: list[Candidate], c: Candidate) -> bool:
-    """May `c` join the group: no block between them, ratings in the window, choices agree, and
-    for a rated search no pair at its daily rated limit and no two people on one address."""
-    for g in group:
-        if c.player_id == g.player_id or c.player_id in g.avoid or g.player_id in c.avoid:
-            return False
-        if abs(c.rating - g.rating) > window(max(c.waited, g.waited)):
-            return False
-        if c.rated and (c.player_id in g.at_pair_limit or g.player_id in c.at_pair_limit
-                        or (c.address and c.address == g.address)):
-            return False
-    return common([*group, c]) is not None
+    """May `c`, alone, join the group."""
+    return may_join_unit(group, [c])
 
 
 def target_size(settings_: dict) -> int | None:
@@ -121,23 +170,33 @@ def target_size(settings_: dict) -> int | None:
     return settings_["players"] or None
 
 
-def form_group(head: Candidate, others: list[Candidate]) -> list[Candidate]:
-    """The largest group around `head`, nearest in rating first (may be just `head`)."""
-    group = [head]
-    for c in sorted(others, key=lambda o: (abs(o.rating - head.rating), -o.waited, o.id)):
+def _rating(unit: Unit) -> float:
+    return sum(c.rating for c in unit) / len(unit)
+
+
+def _nearness(unit: Unit, rating: float) -> tuple:
+    return (abs(_rating(unit) - rating), -max(c.waited for c in unit), unit[0].id)
+
+
+def form_group(head: Unit, others: list[Unit]) -> list[Candidate]:
+    """The largest group around the `head` unit, nearest in rating first (may be just the head)."""
+    group = list(head)
+    rating = _rating(head)
+    for unit in sorted(others, key=lambda u: _nearness(u, rating)):
         settings_ = common(group)
         size = target_size(settings_) if settings_ else None
         if size is not None and len(group) >= size:
             break
-        if may_join(group, c):
-            group.append(c)
+        if may_join_unit(group, unit):
+            group.extend(unit)
     return group
 
 
 def ready_to_start(group: list[Candidate]) -> bool:
-    """A full table (its fixed number reached), or at least two people when every search accepts any number."""
+    """A full table (its fixed number reached), or at least two people when every search accepts any
+    number; never a party by itself."""
     settings_ = common(group)
-    if settings_ is None:
+    if settings_ is None or _units_in(group) < 2:
         return False
     size = target_size(settings_)
     return len(group) >= 2 if size is None else len(group) == size
@@ -178,13 +237,14 @@ def modes_meet(a: Mode, b: Mode) -> bool:
     return all(x == y or not x or not y for x, y in zip(a[:4], b[:4], strict=True))
 
 
-def _nearest(head: Candidate, by_mode: dict[Mode, list[Candidate]], taken: set[int]) -> list[Candidate]:
-    """The free searches whose modes meet the head's, at most EXAMINE_PER_HEAD nearest in rating."""
-    mine = mode_of(head)
-    pool = [c for mode, found in by_mode.items() if modes_meet(mine, mode)
-            for c in found if c.id not in taken and c.id != head.id]
+def _nearest(head: Unit, by_mode: dict[Mode, list[Unit]], taken: set[int]) -> list[Unit]:
+    """The free units whose modes meet the head's, at most EXAMINE_PER_HEAD nearest in rating."""
+    mine = mode_of(head[0])
+    pool = [u for mode, found in by_mode.items() if modes_meet(mine, mode)
+            for u in found if u[0].id not in taken and u[0].id != head[0].id]
     if len(pool) > EXAMINE_PER_HEAD:
-        pool = heapq.nsmallest(EXAMINE_PER_HEAD, pool, key=lambda o: (abs(o.rating - head.rating), -o.waited, o.id))
+        rating = _rating(head)
+        pool = heapq.nsmallest(EXAMINE_PER_HEAD, pool, key=lambda u: _nearness(u, rating))
     return pool
 
 
@@ -192,11 +252,12 @@ def groups(queue: list[Candidate]) -> list[tuple[list[Candidate], bool]]:
     """Every group the queue (oldest first) makes now: (group, fill with bots)."""
     out: list[tuple[list[Candidate], bool]] = []
     taken: set[int] = set()
-    by_mode: dict[Mode, list[Candidate]] = {}
-    for c in queue:
-        by_mode.setdefault(mode_of(c), []).append(c)
-    for head in queue:
-        if head.id in taken:
+    by_mode: dict[Mode, list[Unit]] = {}
+    queue_units = units(queue)
+    for unit in queue_units:
+        by_mode.setdefault(mode_of(unit[0]), []).append(unit)
+    for head in queue_units:
+        if head[0].id in taken:
             continue
         group = form_group(head, _nearest(head, by_mode, taken))
         if ready_to_start(group):
@@ -206,4 +267,26 @@ def groups(queue: list[Candidate]) -> list[tuple[list[Candidate], bool]]:
         else:
             continue
         taken.update(c.id for c in group)
+    return out
+
+
+def seating(group: list[Candidate], seats_count: int, pairs: bool) -> list[Candidate | None]:
+    """Who sits in each seat (index 0 is seat 1; None: a bot): the group's order, bots after; at a
+    pairs table a party's two are partners (seats 1 and 3, or 2 and 4: partners sit across)."""
+    if not pairs:
+        return [*group, *[None] * (seats_count - len(group))]
+    out: list[Candidate | None] = [None] * seats_count
+    teams = [[0, 2], [1, 3]]
+    parties: dict[int, list[Candidate]] = {}
+    for c in group:
+        if c.party:
+            parties.setdefault(c.party, []).append(c)
+    for members in parties.values():
+        team = next(t for t in teams if all(out[i] is None for i in t))
+        for i, c in zip(team, members, strict=True):
+            out[i] = c
+    free = iter(i for i in range(seats_count) if out[i] is None)
+    for c in group:
+        if not c.party:
+            out[next(free)] = c
     return out

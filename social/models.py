@@ -1,6 +1,7 @@
-"""The social layer's rows: the search queue, presence, friends, blocks, invitations, preferences.
+"""The social layer's rows: the search queue, presence, friends, blocks, invitations, preferences,
+parties.
 
-Written only by this app's service modules (queue.py, presence.py, people.py).
+Written only by this app's service modules (queue.py, presence.py, people.py, party.py).
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ class SearchRequest(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     table = models.ForeignKey("lobby.Table", null=True, blank=True, on_delete=models.SET_NULL,
                               related_name="searches")
+    # the party he searches with: its two rows share their choices and place and are matched together
+    party = models.ForeignKey("social.Party", null=True, blank=True, on_delete=models.SET_NULL, related_name="searches")
     arrive_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -181,3 +184,62 @@ class Dodge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.kind}"
+
+
+class Party(models.Model):
+    """Two friends who search as one: the leader starts and chooses the search, either may leave
+    (which ends the party). Who is in a live party is PartyMember's one row per player."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("together")
+        ENDED = "ended", _("ended")
+
+    leader = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE)
+    created_at = models.DateTimeField(default=timezone.now)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = pgettext_lazy("model name (accusative)", "party")
+        verbose_name_plural = _("parties")
+
+    def __str__(self) -> str:
+        return f"{self.leader_id} + {self.member_id} ({self.status})"
+
+
+class PartyMember(models.Model):
+    """A player's place in his live party. The player is the key: two acceptances racing cannot put
+    one player in two parties (the second insert fails)."""
+
+    player = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+                                  related_name="party_place")
+    party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="places")
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in {self.party_id}"
+
+
+class PartyInvitation(models.Model):
+    """«Позвать в команду»: a friend asked into a player's party (and his search); lives
+    INVITE_SECONDS, read as expired after that (nothing fires)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+        EXPIRED = "expired", _("expired")
+
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    guest = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["guest", "status"], name="party_invite_guest_status")]
+        verbose_name = pgettext_lazy("model name (accusative)", "party invitation")
+        verbose_name_plural = _("party invitations")
+
+    def __str__(self) -> str:
+        return f"{self.host_id} → {self.guest_id} ({self.status})"

@@ -7,6 +7,7 @@ A block is silent: the blocked player is never told. Every refusal he could meet
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
@@ -28,6 +29,15 @@ from .reliability import LOW, mark
 INVITE_SECONDS = 60
 INVITES_PER_MINUTE = 5  # a host's invitations in any 60 s
 FRIEND_REQUESTS_PER_HOUR = 20
+
+# what else a block ends (social/party.py: a party of the two), registered in SocialConfig.ready():
+# listener(blocker_id, blocked_id), called inside the block's transaction
+_block_listeners: list[Callable[[int, int], None]] = []
+
+
+def on_block(listener: Callable[[int, int], None]) -> None:
+    if listener not in _block_listeners:
+        _block_listeners.append(listener)
 
 
 def _require_player(player) -> None:
@@ -82,6 +92,8 @@ def block(player, other_id) -> Block:
         Friendship.objects.filter(Q(from_player=player, to_player=other) | Q(from_player=other, to_player=player)).delete()
         Invitation.objects.filter(Q(host=player, guest=other) | Q(host=other, guest=player),
                                   status=Invitation.Status.PENDING).update(status=Invitation.Status.DECLINED)
+        for listener in _block_listeners:
+            listener(player.pk, other.pk)
     return row
 
 

@@ -1,10 +1,13 @@
-"""The search queue: the only writer of SearchRequest. Matching runs on each join and from the
-deadline sweep (social/deadlines.py: arrivals, players gone, the periodic re-match).
+"""The search queue: joining and leaving it, a party's search, arrival at a matched table and
+no-shows. With social/matcher.py (which makes the groups' tables) and social/search_rows.py, the only
+writer of SearchRequest. Matching runs on each join and from the deadline sweep
+(social/deadlines.py: arrivals, players gone, the periodic re-match). A player has at most one live
+request (a partial unique constraint).
 
-Exactness under concurrency: a matcher locks the waiting requests it looks at with
-``select_for_update(skip_locked=True)``, so two matchers running at once see disjoint sets and
-never seat one player twice; a request a matcher skipped is matched by the next join or the next
-sweep. A player has at most one live request (a partial unique constraint).
+A party of two (social/party.py) searches as one: its leader's join queues both rows with one
+choice and one place, and whatever ends one half's waiting search ends the other's (cancel, a tab
+closed, a ban, a partner who did not come), so half a party never waits alone. The matcher takes
+a party whole or not at all.
 
 A matched table is made through lobby.services (create, sit, bots); each player's site sockets are
 told to go to it. His arrival at the table page (the site socket's `page` message) presses «Готово»
@@ -18,35 +21,31 @@ import contextlib
 import logging
 from datetime import timedelta
 
-from django.conf import settings
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.urls import reverse
 
 from accounts.models import Player
 from accounts.services import ensure_can_play
-from durak_site import ratelimit
 from durak_site.clock import db_now
 from durak_site.errors import ServiceError
 from game.models import Game
 from lobby import services as lobby_services
 from lobby.models import Seat, Table
-from ratings.models import START_RATING, PlayerGame, Rating
 
-from . import dodges, matching, notify, people, queue_news
+from . import dodges, matcher, matching, notify, parties, party_search, people, queue_news, search_rows
+from .matcher import match  # the matcher runs on each join, and the sweep calls it here
 from .models import ANY, Dodge, Presence, SearchRequest
+from .search_rows import LIVE, end_waiting, live_request, rating_of
 
 log = logging.getLogger(__name__)
 
-ARRIVE_SECONDS = 10
 LEAVE_GRACE_SECONDS = 5  # no tab open for this long: he left the queue (a page change reopens at once)
-MATCH_LIMIT = 500  # waiting requests one matcher looks at
-PAIR_WINDOW = timedelta(days=1)
-DEFAULTS = {"mode": matching.DEFAULT_MODE, "variant": "", "players": ANY, "deck": 36, "turn_seconds": matching.DEFAULT_TIMER, "rated": True,
-            "bot_fill": 30}
+DEFAULTS = {"mode": matching.DEFAULT_MODE, "variant": "", "players": ANY, "deck": 36,
+            "turn_seconds": matching.DEFAULT_TIMER, "rated": True, "bot_fill": 30}
 PRESENCE_STALE = 90  # seconds without a beat (every 35 s) from any of his tabs: his count is not believed any more
 QUEUE_GROUP = queue_news.QUEUE_GROUP
-LIVE = (SearchRequest.Status.WAITING, SearchRequest.Status.MATCHED)
+ARRIVE_SECONDS = search_rows.ARRIVE_SECONDS
 
 
 # ---------------------------------------------------------------- choices
@@ -119,40 +118,108 @@ def quick_choices(player, mode) -> dict:
 # ---------------------------------------------------------------- join / cancel
 
 
-def live_request(player_id: int) -> SearchRequest | None:
-    return SearchRequest.objects.filter(player_id=player_id, status__in=LIVE).first()
-
-
 def join(player, match_now: bool = True, **raw) -> SearchRequest:
-    """Enter the search (idempotent: a live request is returned as it is). Matching runs at once."""
+    """Enter the search (idempotent: a live request is returned as it is). Matching runs at once.
+    A party's leader enters it for both of them (one choice, one place); the other is refused."""
     if player is None or not player.is_authenticated:
         raise ServiceError("login_required")
     ensure_can_play(player)
+    party = parties.current(player.pk)
+    if party is not None and party.leader_id != player.pk:
+        raise ServiceError("party_not_leader")
     choices = clean_choices(raw) if raw else last_choices(player)
+    partner = None
     if live_request(player.pk) is None:
         dodges.ensure_may_search(player.pk)  # he left a match: his next search waits
         if choices["rated"]:
             _ensure_address_free(player)
+        if party is not None:
+            partner = _partner_for(party, player, choices)
     playing = (Seat.objects.filter(player=player, in_game=True, table__status=Table.Status.PLAYING)
                .select_related("table").first())
     if playing is not None:
         raise ServiceError("in_game", name=str(playing.table))
-    rating = Rating.objects.filter(player=player).values_list("value", flat=True).first() or START_RATING
+    rating = rating_of(player.pk)
     try:
         with transaction.atomic():
             now = db_now()  # the queue's order and every wait are read on the database's clock
             request = SearchRequest.objects.create(player=player, rating=rating, queued_at=now, created_at=now,
-                                                   **choices)
+                                                   party_id=party.id if party and partner else None, **choices)
+            if partner is not None:
+                _queue_partner(partner, request)
     except IntegrityError:
         found = live_request(player.pk)
         if found is None:  # it ended between the insert and the read: try once more
-            found = SearchRequest.objects.create(player=player, rating=rating, **choices)
+            return join(player, match_now, **raw)
         return found
     queue_news.changed()
+    if partner is not None:  # his page goes to the search the leader started for both
+        notify.tell(partner.pk, "party_search", nick=player.nick, url=reverse("social:search"))
     if match_now:
         match()
         request.refresh_from_db()
     return request
+
+
+def _partner_for(party: parties.PartyView, leader, choices: dict) -> Player:
+    """The partner the leader's search takes along, once the party may search with these choices."""
+    party_search.ensure_fits_party(choices)
+    partner = Player.objects.get(pk=party.partner_of(leader.pk))
+    party_search.ensure_partner_may_search(partner)
+    if choices["rated"]:
+        party_search.ensure_rated_together(leader.pk, partner, matcher.pairs_at_limit([leader.pk, partner.pk]).get(
+            leader.pk, set()))
+        try:
+            _ensure_address_free(partner)
+        except ServiceError:
+            raise ServiceError("party_address_busy", nick=partner.nick) from None
+    return partner
+
+
+def _queue_partner(partner, leader_row: SearchRequest) -> SearchRequest:
+    """The partner's search: the leader's choices and place (a savepoint: a live search of his own,
+    which the unique constraint catches, refuses the party's)."""
+    try:
+        with transaction.atomic():
+            return SearchRequest.objects.create(
+                player=partner, rating=rating_of(partner.pk), queued_at=leader_row.queued_at,
+                created_at=leader_row.created_at, party_id=leader_row.party_id, **leader_row.choices())
+    except IntegrityError:
+        raise ServiceError("party_partner_busy", nick=partner.nick) from None
+
+
+def take_into_search(leader_id: int, partner, party_id: int) -> bool:
+    """A party formed (social/party.py, inside its transaction): the partner's own waiting search
+    ends, and if the leader is waiting the partner joins his search at its place. The leader's row is
+    locked (a matcher holding it is waited for, then it is read again). False when the leader was not
+    waiting (the party searches next time); a refusal when the party cannot search with his choices."""
+    SearchRequest.objects.filter(player=partner, status=SearchRequest.Status.WAITING).update(
+        status=SearchRequest.Status.CANCELLED, finished_at=db_now())
+    if SearchRequest.objects.filter(player=partner, status=SearchRequest.Status.MATCHED).exists():
+        raise ServiceError("party_matched")
+    row = (SearchRequest.objects.select_for_update()
+           .filter(player_id=leader_id, status=SearchRequest.Status.WAITING).first())
+    if row is None:
+        queue_news.changed()
+        return False
+    _partner_for(parties.PartyView(party_id, leader_id, partner.pk), row.player, row.choices())
+    SearchRequest.objects.filter(pk=row.pk).update(party_id=party_id)
+    row.party_id = party_id
+    _queue_partner(partner, row)
+    queue_news.changed()
+    return True
+
+
+def split_party(party_id: int, leaver_id: int) -> None:
+    """A party ended (inside its transaction): its live searches belong to no party any more; the
+    leaver's waiting one ends, the other one waits on alone at the same place."""
+    rows = list(SearchRequest.objects.select_for_update().filter(party_id=party_id, status__in=LIVE))
+    SearchRequest.objects.filter(pk__in=[r.pk for r in rows]).update(party=None)
+    SearchRequest.objects.filter(pk__in=[r.pk for r in rows if r.player_id == leaver_id],
+                                 status=SearchRequest.Status.WAITING).update(
+        status=SearchRequest.Status.CANCELLED, finished_at=db_now())
+    if rows:
+        queue_news.changed()
 
 
 def _ensure_address_free(player) -> None:
@@ -169,8 +236,8 @@ def cancel(player) -> bool:
     if player is None or not player.is_authenticated:
         raise ServiceError("login_required")
     with transaction.atomic():
-        n = (SearchRequest.objects.filter(player=player, status=SearchRequest.Status.WAITING)
-             .update(status=SearchRequest.Status.CANCELLED, finished_at=db_now()))
+        n, partners = end_waiting(SearchRequest.objects.filter(player=player))
+        notify.tell_many(partners, "search_ended", reason="partner")
     if n:
         queue_news.changed()
     return bool(n)
@@ -185,8 +252,8 @@ def end_search_of(player_id: int) -> bool:
     """His waiting search ends (a ban); a matched one is dropped by the no-show rule, which
     requeues the others."""
     with transaction.atomic():
-        n = (SearchRequest.objects.filter(player_id=player_id, status=SearchRequest.Status.WAITING)
-             .update(status=SearchRequest.Status.CANCELLED, finished_at=db_now()))
+        n, partners = end_waiting(SearchRequest.objects.filter(player_id=player_id))
+        notify.tell_many(partners, "search_ended", reason="partner")
     if n:
         queue_news.changed()
         notify.tell(player_id, "search_ended")
@@ -200,119 +267,11 @@ def others_searching(request: SearchRequest) -> int:
 
 
 def avoid_of(player_id: int) -> set[int]:
-    """The players he can never be matched with (a block either way): not counted as searching for him."""
-    return people.avoid_map([player_id]).get(player_id, set())
-
-
-# ---------------------------------------------------------------- matching
-
-
-def _candidates(rows: list[SearchRequest], now) -> list[matching.Candidate]:
-    ids = [r.player_id for r in rows]
-    addresses = dict(Player.objects.filter(pk__in=ids)
-                     .values_list("pk", "last_address"))
-    avoid = people.avoid_map(ids)
-    for pid, rested in dodges.resting_pairs(ids).items():  # a dodged pair is not matched again at once
-        avoid.setdefault(pid, set()).update(rested)
-    limits = _pairs_at_limit([r.player_id for r in rows if r.rated])
-    return [matching.Candidate(
-        id=r.pk, player_id=r.player_id, rating=r.rating, waited=(now - r.queued_at).total_seconds(),
-        mode=r.mode, variant=r.variant, players=r.players, deck=r.deck, turn_seconds=r.turn_seconds, rated=r.rated,
-        bot_fill=r.bot_fill, address=addresses.get(r.player_id) or "", avoid=avoid.get(r.player_id, set()),
-        at_pair_limit=limits.get(r.player_id, set())) for r in rows]
-
-
-def _pairs_at_limit(player_ids: list[int]) -> dict[int, set[int]]:
-    """Pairs among these players who played their daily share of rated games together (ratings'
-    anti-farming rule, RATINGS_PAIR_GAMES_PER_DAY): one query over the day's rated lines."""
-    if len(player_ids) < 2:
-        return {}
-    since = db_now() - PAIR_WINDOW
-    lines = (PlayerGame.objects.filter(player_id__in=player_ids, record__rated=True, record__voided_at__isnull=True,
-                                       finished_at__gt=since).values_list("record_id", "player_id"))
-    by_game: dict[int, list[int]] = {}
-    for record_id, pid in lines:
-        by_game.setdefault(record_id, []).append(pid)
-    together: dict[tuple[int, int], int] = {}
-    for pids in by_game.values():
-        for a in pids:
-            for b in pids:
-                if a < b:
-                    together[(a, b)] = together.get((a, b), 0) + 1
-    out: dict[int, set[int]] = {}
-    for (a, b), n in together.items():
-        if n >= settings.RATINGS_PAIR_GAMES_PER_DAY:
-            out.setdefault(a, set()).add(b)
-            out.setdefault(b, set()).add(a)
-    return out
-
-
-def _may_open_bot_table(host) -> bool:
-    """A bot-filled match opens a new table for its first player: the lobby's limits of new tables
-    per player and per address count it (the same windows as «Создать стол»)."""
-    return (ratelimit.within("new-table", host.pk, settings.TABLE_LIMIT_PER_ACCOUNT)
-            and ratelimit.within("new-table-address", host.last_address or "unknown",
-                                 settings.TABLE_LIMIT_PER_ADDRESS))
-
-
-def match() -> int:
-    """Form every group the waiting queue allows now and seat it. Returns how many tables were made."""
-    made = 0
-    try:
-        with transaction.atomic():
-            rows = list(SearchRequest.objects.select_for_update(skip_locked=True)
-                        .filter(status=SearchRequest.Status.WAITING).order_by("queued_at", "pk")[:MATCH_LIMIT])
-            if not rows:
-                return 0
-            now = db_now()
-            by_id = {r.pk: r for r in rows}
-            for group, fill in matching.groups(_candidates(rows, now)):
-                if fill and not _may_open_bot_table(by_id[group[0].id].player):
-                    continue  # a bot-filled table is a new table of his: he waits for people instead
-                if _seat_group([by_id[c.id] for c in group], matching.table_settings(group, fill), fill, now):
-                    made += 1
-    except DatabaseError:
-        log.warning("social: a matcher gave way (lock or deadlock); the next sweep retries", exc_info=True)
-    return made
-
-
-def _seat_group(requests: list[SearchRequest], table_settings: dict, fill: bool, now) -> bool:
-    """Make the table of one group and seat everyone (a savepoint: a refusal leaves the queue as it was)."""
-    players = [r.player for r in requests]
-    try:
-        with transaction.atomic():
-            table = lobby_services.create_table(
-                players[0], preset=table_settings["preset"], seats_count=table_settings["seats_count"],
-                turn_seconds=table_settings["turn_seconds"], variant=table_settings["variant"],
-                deck_size=table_settings["deck_size"], rated=table_settings["rated"])
-            for number, player in enumerate(players[1:], start=2):
-                lobby_services.sit(table.pk, player, number)
-            if fill:
-                for number in range(len(players) + 1, table_settings["seats_count"] + 1):
-                    lobby_services.add_bot(table.pk, players[0], number, lobby_services.QUICK_PLAY_LEVEL)
-            lobby_services.lock_as_matched(table.pk)
-            SearchRequest.objects.filter(pk__in=[r.pk for r in requests]).update(
-                status=SearchRequest.Status.MATCHED, table=table, arrive_deadline=now + timedelta(seconds=ARRIVE_SECONDS))
-    except ServiceError as exc:
-        log.info("social: group %s not seated: %s", [r.pk for r in requests], exc.code)
-        if exc.code in ("banned", "in_game"):  # this one cannot play now: he leaves the queue
-            _drop_unplayable(requests)
-        return False
-    url = reverse("lobby:table", args=[table.pk])
-    notify.tell_many([p.pk for p in players], "match", table_id=table.pk, url=url)
-    queue_news.changed()
-    return True
-
-
-def _drop_unplayable(requests: list[SearchRequest]) -> None:
-    for r in requests:
-        try:
-            ensure_can_play(r.player)
-            if Seat.objects.filter(player_id=r.player_id, in_game=True, table__status=Table.Status.PLAYING).exists():
-                raise ServiceError("in_game", name="")
-        except ServiceError:
-            SearchRequest.objects.filter(pk=r.pk).update(status=SearchRequest.Status.CANCELLED, finished_at=db_now())
-            notify.tell(r.player_id, "search_ended")
+    """The players not counted as searching for him: those he can never be matched with (a block
+    either way), and his party's partner, who searches with him."""
+    avoid = people.avoid_map([player_id]).get(player_id, set())
+    partner = parties.partner_of(player_id)
+    return avoid | {partner} if partner else avoid
 
 
 # ---------------------------------------------------------------- arrival and no-shows
@@ -357,15 +316,22 @@ def fire_no_shows(table_id: int) -> int:
 def _requeue_and_stand(table_id: int, dropped: list[SearchRequest], requeued: list[SearchRequest], now) -> None:
     """A match failed: the dropped searches end, the others go back to the queue at their old place
     (queued_at kept: the head), and everyone stands up from the table (which closes: no game began).
-    The rows change first, so the lobby's news of each stand finds no match left to judge."""
+    The partner of a dropped player's party is not requeued alone: his search ends too (no dodge of
+    his). The rows change first, so the lobby's news of each stand finds no match left to judge."""
+    broken = {r.party_id for r in dropped if r.party_id}
+    orphans = [r for r in requeued if r.party_id in broken]
+    requeued = [r for r in requeued if r.party_id not in broken]
     SearchRequest.objects.filter(pk__in=[r.pk for r in dropped]).update(
         status=SearchRequest.Status.DROPPED, finished_at=now)
+    SearchRequest.objects.filter(pk__in=[r.pk for r in orphans]).update(
+        status=SearchRequest.Status.CANCELLED, finished_at=now)
     SearchRequest.objects.filter(pk__in=[r.pk for r in requeued]).update(
         status=SearchRequest.Status.WAITING, table=None, arrive_deadline=None, finished_at=None)
-    for r in [*dropped, *requeued]:
+    for r in [*dropped, *orphans, *requeued]:
         with contextlib.suppress(ServiceError):  # already up, or the table closed
             lobby_services.stand(table_id, r.player)
     notify.tell_many([r.player_id for r in dropped], "search_ended", reason="no_show")
+    notify.tell_many([r.player_id for r in orphans], "search_ended", reason="partner")
     notify.tell_many([r.player_id for r in requeued], "requeued", url=reverse("social:search"))
 
 
@@ -398,8 +364,10 @@ def gone_searches():
 
 
 def leave_if_gone(request_id: int) -> bool:
-    """His search ends if he is still gone (a repeated firing changes nothing)."""
-    n = gone_searches().filter(pk=request_id).update(status=SearchRequest.Status.CANCELLED, finished_at=db_now())
+    """His search ends if he is still gone (a repeated firing changes nothing), and his party's with it."""
+    with transaction.atomic():
+        n, partners = end_waiting(gone_searches().filter(pk=request_id))
+        notify.tell_many(partners, "search_ended", reason="partner")
     if n:
         queue_news.changed()
     return bool(n)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import party_views, views
 
 app_name = "social"
 urlpatterns = [
@@ -10,6 +10,9 @@ urlpatterns = [
     path("play/search/quick/", views.search_quick, name="search_quick"),
     path("play/search/cancel/", views.search_cancel, name="search_cancel"),
     path("play/search/status/", views.search_status, name="search_status"),
+    path("play/party/invite/<int:player_id>/", party_views.invite, name="party_invite"),
+    path("play/party/invitations/<int:invitation_id>/", party_views.invitation, name="party_invitation"),
+    path("play/party/leave/", party_views.leave, name="party_leave"),
     path("people/", views.friends, name="friends"),
     path("people/online/", views.online, name="online"),
     path("people/settings/", views.preferences, name="preferences"),

@@ -19,11 +19,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.models import Player
 from durak_site.errors import ServiceError
 from lobby import guards
 from ratings.models import START_RATING, Rating
 
-from . import matching, people, presence, queue, reliability
+from . import matching, party, people, presence, queue, reliability
 from .models import Block, Invitation, SearchRequest
 
 POSTS_PER_MINUTE = 30  # a player's social POSTs (search, friends, blocks, invitations) in any 60 s
@@ -115,14 +116,26 @@ def search(request: HttpRequest) -> HttpResponse:
     if row is not None and row.status == SearchRequest.Status.MATCHED:
         return _go(row)
     choices = row.choices() if row is not None else queue.last_choices(request.user)
+    me = request.user.pk
+    party_state = party.state_for(me)
     return render(request, "social/search.html", {
-        "row": row, "choices": choices, "others": queue.others_searching(row) if row else 0,
+        "row": row, "choices": choices, "party": party_state,
+        "friends_online": [] if party_state else _online_friends(me), "others": queue.others_searching(row) if row else 0,
         "timer_text": _timer_text(row),
         "start": request.GET.get("start") == "1" and row is None,
         "modes": matching.MODES, "variants": [("", None), *[(v, None) for v in matching.VARIANTS]],
         "player_options": [0, *matching.PLAYERS], "decks": [0, *matching.DECKS],
         "timers": [0, *matching.TIMERS], "bot_fills": matching.BOT_FILLS,
     })
+
+
+PARTY_FRIENDS_SHOWN = 20
+
+
+def _online_friends(player_id: int) -> list:
+    """His friends online now, by nick: whom he may invite into his party from the search page."""
+    ids = people.friend_ids(player_id) & presence.online_ids()
+    return list(Player.objects.filter(pk__in=ids).order_by("nick")[:PARTY_FRIENDS_SHOWN])
 
 
 @_guarded
@@ -170,7 +183,8 @@ def friends(request: HttpRequest) -> HttpResponse:
                    .select_related("host", "table"))
     return render(request, "social/friends.html", {
         "friends": rows, "incoming": view["incoming"], "outgoing": view["outgoing"], "blocked": blocked,
-        "friends_only": people.invites_friends_only(me), "invitations": invitations})
+        "friends_only": people.invites_friends_only(me), "invitations": invitations,
+        "party_invitations": party.pending_for(me)})
 
 
 def player(request: HttpRequest, player_id: int) -> HttpResponse:

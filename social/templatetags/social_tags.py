@@ -113,6 +113,20 @@ def site_socket(context) -> dict:
     }.items()}}
 
 
+@register.simple_tag
+def party_strings() -> dict:
+    """The words of the party's notices (social/static/social/party.js), placeholders as `fmt` reads them."""
+    return {key: _placeholders(str(text)) for key, text in {
+        "invitation": _("%(nick)s invites you into a party: you would search for games together"),
+        "accept": _("Accept"), "decline": _("Decline"), "close": _("Close"),
+        "declined": _("%(nick)s declined your party invitation"),
+        "party_formed": _("%(nick)s joined your party"),
+        "party_left": _("%(nick)s left the party"),
+        "search": _("%(nick)s started the search for your party"),
+        "failed": _("Could not answer: try again from the Friends page."),
+    }.items()}
+
+
 def _placeholders(text: str) -> str:
     """The catalogue's %(nick)s as the pages' fmt (static/site/socket.js) fills it: {nick}."""
     return re.sub(r"%\((\w+)\)s", r"{\1}", text)

@@ -47,7 +47,7 @@ def test_a_block_either_way_and_a_pair_at_its_rated_limit_are_never_paired():
 
 def test_the_group_takes_the_nearest_in_rating_first():
     head = c(1, rating=1000, players=3)
-    group = form_group(head, [c(2, rating=1090), c(3, rating=1010), c(4, rating=1050)])
+    group = form_group([head], [[c(2, rating=1090)], [c(3, rating=1010)], [c(4, rating=1050)]])
     assert [g.id for g in group] == [1, 3, 4]
 
 
