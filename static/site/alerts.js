@@ -3,11 +3,13 @@
 // on any page (social/site.js). The switches reach every signed-in page as the JSON of
 // #in-page-alerts ({sound, vibrate}); without it both stay off.
 
+import { $ } from "./page.js";
+
 let ctx = null;
 
 /** The player's switches on this page. */
 export function alertsWanted() {
-  try { return JSON.parse(document.getElementById("in-page-alerts").textContent) || {}; } catch (e) { return {}; }
+  try { return JSON.parse($("in-page-alerts").textContent) || {}; } catch (e) { return {}; }
 }
 
 /** Two soft rising tones, synthesized (no file). A browser that allows no sound plays none. */
