@@ -21,7 +21,7 @@ from typing import Any, cast
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 
 from accounts import services as accounts_services
@@ -70,17 +70,27 @@ def seat_pair(event: Tournament, a: Any, b: Any, round_number: int, now: Any) ->
                 arrive_deadline=now + timedelta(seconds=ARRIVE_SECONDS), created_at=now)
     except ServiceError as exc:
         log.info("tournaments: %s–%s not seated: %s", a.pk, b.pk, exc.code)
-        busy = [p.pk for p in (a, b) if _cannot_play(p)]
-        Entry.objects.filter(tournament=event, player_id__in=busy).update(state=Entry.State.PAUSED)
+        barred = [p.pk for p in (a, b) if _barred(p)]
+        Entry.objects.filter(tournament=event, player_id__in=barred).update(state=Entry.State.PAUSED)
         return None
 
 
-def _cannot_play(player: Any) -> bool:
+def _barred(player: Any) -> bool:
+    """He may not play at all now (a ban): paused until he comes back. A seat still in a game is no
+    reason: it is freed within moments (the wave leaves him waiting, see _busy_seat)."""
     try:
         accounts_services.ensure_can_play(player)
     except ServiceError:
         return True
-    return Seat.objects.filter(player=player, in_game=True, table__status=Table.Status.PLAYING).exists()
+    return False
+
+
+def _busy_seat() -> Exists:
+    """His seat at a running game's table still reads "in game". A game's end puts its players back
+    in the pool in its own transaction, but their table frees the seats in a hop after that commit
+    (lobby's rematch window): a wave in between would fail to seat them. Until then he waits."""
+    return Exists(Seat.objects.filter(player_id=OuterRef("player_id"), in_game=True,
+                                      table__status=Table.Status.PLAYING))
 
 
 def _send_to_tables(games: list[TournamentGame]) -> None:
@@ -103,9 +113,9 @@ def arena_wave(event_id: int) -> int:
             now = db_now()
             if event is None or not event.is_arena or (event.ends_at and event.ends_at - now < NO_PAIRING_BEFORE_END):
                 return 0
-            rows = list(Entry.objects.select_for_update(skip_locked=True).select_related("player")
+            rows = list(Entry.objects.select_for_update(skip_locked=True, of=("self",)).select_related("player")
                         .filter(tournament=event, state=Entry.State.WAITING, eligible_at__lte=now)
-                        .order_by("eligible_at", "pk")[:WAVE_LIMIT])
+                        .exclude(_busy_seat()).order_by("eligible_at", "pk")[:WAVE_LIMIT])
             if len(rows) < 2:
                 return 0
             ranks = standings.ranks(event)
