@@ -17,6 +17,10 @@ class ScheduleRowAdmin(admin.ModelAdmin):
                     "active")
     list_editable = ("active",)
 
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        services.schedule_changed(obj.pk)  # its next creation worked out again at once
+
 
 class EntryInline(admin.TabularInline):
     model = Entry

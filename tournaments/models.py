@@ -60,6 +60,7 @@ class Tournament(models.Model):
     end_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     round_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     warn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)  # a minute before the start
+    next_wave_at = models.DateTimeField(null=True, blank=True, db_index=True)  # an arena's next pairing wave
     ends_at = models.DateTimeField(null=True, blank=True)
     current_round = models.PositiveSmallIntegerField(default=0)
     private = models.BooleanField(default=False)
@@ -158,6 +159,7 @@ class TournamentGame(models.Model):
                                  related_name="+")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
     arrive_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    remind_at = models.DateTimeField(null=True, blank=True, db_index=True)  # who has not come is told again
     berserk_a = models.BooleanField(default=False)
     berserk_b = models.BooleanField(default=False)
     result_a = models.CharField(max_length=1, blank=True)  # W / D / L
@@ -186,7 +188,8 @@ class TournamentGame(models.Model):
 
 
 class ScheduleRow(models.Model):
-    """A standing event that moderators edit in the admin: the sweep creates each one ahead of time."""
+    """A standing event that moderators edit in the admin: each one is created ahead of its start
+    when the row's ``next_create_at`` falls due."""
 
     name = models.CharField(max_length=60)
     format = models.CharField(max_length=8, choices=Format.choices, default=Format.ARENA)
@@ -203,6 +206,9 @@ class ScheduleRow(models.Model):
                                 help_text=_("Days it runs: digits 0 (Monday) to 6 (Sunday)."))
     ahead_minutes = models.PositiveIntegerField(default=60, help_text=_("Created this long before its start."))
     active = models.BooleanField(default=True)
+    # a deadline column: when its next event is due to be created (moved on by each creation; an
+    # edit in the admin makes it due at once)
+    next_create_at = models.DateTimeField(null=True, blank=True, db_index=True, default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["name"]

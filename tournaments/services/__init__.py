@@ -2,7 +2,8 @@
 
 - ``events``: creating an event, joining and leaving it;
 - ``entries``: pause and return, berserk, a moderator removing a player;
-- ``waves``: arena pairing waves and Swiss rounds, seating a pairing, arriving at its table;
+- ``waves``: arena pairing waves (and when the next is due) and Swiss rounds, seating a pairing,
+  arriving at its table, reminding who has not come;
 - ``results``: a game's end scored, no-shows, voiding and recomputing;
 - ``lifecycle``: the event's deadlines (warning, start, rounds, end; registered by
   tournaments/deadlines.py), the podium;
@@ -12,7 +13,6 @@
 from .entries import berserk, pause, resume, return_wait
 from .events import LATE_JOIN_CLOSES, create_private, create_scheduled, join, may_see, withdraw
 from .lifecycle import (
-    check_round_over,
     fire_end,
     fire_round,
     fire_start,
@@ -21,13 +21,25 @@ from .lifecycle import (
     void_game,
     write_places,
 )
-from .results import fire_no_shows, on_game_finished, recompute
-from .schedule import create_ahead
-from .waves import ARRIVE_SECONDS, arena_wave, arrived, remind_table, seat_pair, swiss_round
+from .results import fire_no_show, fire_no_shows, on_game_finished, recompute
+from .schedule import create_ahead, fire_schedule, schedule_changed
+from .waves import (
+    ARRIVE_SECONDS,
+    arena_wave,
+    arrived,
+    check_round_over,
+    fire_reminder,
+    fire_wave,
+    remind_table,
+    request_wave,
+    seat_pair,
+    swiss_round,
+)
 
 __all__ = [
     "ARRIVE_SECONDS", "LATE_JOIN_CLOSES", "arena_wave", "arrived", "berserk", "check_round_over", "create_ahead",
-    "create_private", "create_scheduled", "fire_end", "fire_no_shows", "fire_round", "fire_start", "fire_warn",
-    "join", "may_see", "on_game_finished", "pause", "recompute", "remind_table", "remove_player", "resume", "return_wait",
-    "seat_pair", "swiss_round", "void_game", "withdraw", "write_places",
+    "create_private", "create_scheduled", "fire_end", "fire_no_show", "fire_no_shows", "fire_reminder", "fire_round",
+    "fire_schedule", "fire_start", "fire_warn", "fire_wave", "join", "may_see", "on_game_finished", "pause", "recompute",
+    "remind_table", "remove_player", "request_wave", "resume", "return_wait", "schedule_changed", "seat_pair",
+    "swiss_round", "void_game", "withdraw", "write_places",
 ]

@@ -18,6 +18,7 @@ from game.models import Game
 
 from .. import announce
 from ..models import Entry, Tournament, TournamentGame
+from .waves import request_wave
 
 RETURN_STEP = timedelta(seconds=20)
 RETURN_CAP = timedelta(minutes=2)
@@ -73,6 +74,8 @@ def resume(event_id: int, player: Any) -> Entry:
         else:
             raise ServiceError("tournament_not_paused")
         entry.save(update_fields=["state", "pause_after_game", "eligible_at"])
+        if entry.state == Entry.State.WAITING:
+            request_wave(event_id, entry.eligible_at)  # paired once his wait is over
         announce.changed(event_id)
     return entry
 

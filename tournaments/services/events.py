@@ -21,6 +21,7 @@ from ratings.models import START_RATING, Rating
 
 from .. import announce
 from ..models import ARENA_MINUTES, DECKS, SWISS_ROUNDS, TURN_SECONDS, Entry, Format, Tournament, Variant
+from .waves import request_wave
 
 LATE_JOIN_CLOSES = timedelta(minutes=2)  # an arena takes no one in its last two minutes
 MIN_LEAD, MAX_LEAD = timedelta(minutes=2), timedelta(days=30)
@@ -142,6 +143,7 @@ def join(event_id: int, player: Any, code: str = "", password: str = "") -> Entr
         rating = Rating.objects.filter(player=player).values_list("value", flat=True).first() or START_RATING
         entry = Entry.objects.create(tournament=event, player=player, rating=rating, eligible_at=now, joined_at=now)
         Tournament.objects.filter(pk=event.pk).update(version=F("version") + 1)
+        request_wave(event.pk, now)  # a late join to a running arena: paired at once
         announce.changed(event.pk)
     return entry
 

@@ -1,8 +1,8 @@
 """An event's clock: the warning a minute before, the start, the Swiss rounds, the end and podium.
 
 Each is a deadline column on Tournament with a firing function here (lock, re-check, act),
-registered with the site's deadline registry (tournaments/deadlines.py), which also pairs every
-running event and fires the tournament tables' no-shows.
+registered with the site's deadline registry (tournaments/deadlines.py), with the arenas' waves
+(waves.py), the pairings' reminders and the tables' no-shows (results.py).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from . import entries, results, waves
 
 log = logging.getLogger(__name__)
 
-ROUND_BREAK = timedelta(seconds=15)  # between a Swiss round's last game and the next round
 PODIUM = 3
 
 
@@ -68,6 +67,7 @@ def fire_start(event_id: int) -> bool:
             event.status = Tournament.Status.RUNNING
             if event.is_arena:
                 event.ends_at = event.end_deadline = now + timedelta(minutes=event.minutes)
+                event.next_wave_at = now  # the first wave, by rating
                 Entry.objects.filter(tournament=event, state=Entry.State.WAITING).update(eligible_at=now)
             else:
                 event.round_deadline = now
@@ -75,7 +75,6 @@ def fire_start(event_id: int) -> bool:
         announce.changed(event.pk)
     if event.status == Tournament.Status.RUNNING and event.is_swiss:
         waves.swiss_round(event.pk)
-        Tournament.objects.filter(pk=event.pk).update(round_deadline=None)
     return True
 
 
@@ -90,21 +89,6 @@ def fire_round(event_id: int) -> bool:
     return True
 
 
-def check_round_over(event_id: int) -> None:
-    """A Swiss round with no game left pending: its break starts (set once)."""
-    with transaction.atomic():
-        event = (Tournament.objects.select_for_update(skip_locked=True)
-                 .filter(pk=event_id, status=Tournament.Status.RUNNING, round_deadline__isnull=True).first())
-        if event is None or not event.is_swiss or event.current_round == 0:
-            return
-        if TournamentGame.objects.filter(tournament=event, status=TournamentGame.Status.PENDING).exists():
-            return
-        last = event.current_round >= event.rounds
-        event.round_deadline = db_now() + (timedelta(0) if last else ROUND_BREAK)
-        event.save(update_fields=["round_deadline"])
-        announce.changed(event.pk, next_round=event.round_deadline.isoformat())
-
-
 def fire_end(event_id: int) -> bool:
     """The end: final places and the podium; games still running no longer count."""
     with transaction.atomic():
@@ -112,7 +96,7 @@ def fire_end(event_id: int) -> bool:
         if event is None:
             return False
         event.status = Tournament.Status.FINISHED
-        event.end_deadline = event.round_deadline = None
+        event.end_deadline = event.round_deadline = event.next_wave_at = None
         event.finished_at = db_now()
         event.save()
         _void_unstarted(event)

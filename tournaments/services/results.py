@@ -23,6 +23,7 @@ from lobby.models import Seat, Table
 
 from .. import announce, scoring
 from ..models import Entry, Tournament, TournamentGame
+from .waves import WAVE_GATHER, check_round_over, request_wave
 
 log = logging.getLogger(__name__)
 
@@ -112,12 +113,22 @@ def on_game_finished(sender: Any, game: Any, seats: Any = None, **kwargs: Any) -
             setattr(pairing, f"points_{side}", points)
             setattr(pairing, f"berserk_{side}", berserk)
     pairing.save()
+    _next_pairing(event, now + WAVE_GATHER)
     announce.changed(event.pk)
     return None
 
 
+def _next_pairing(event: Tournament, at: Any) -> None:
+    """A game of the event is over (in its transaction): an arena's pool has players back, a Swiss
+    round may be over."""
+    if event.is_arena:
+        request_wave(event.pk, at)
+    else:
+        check_round_over(event.pk)
+
+
 def fire_no_shows(now: Any = None) -> int:
-    """Pairings whose players did not both arrive in time (the game never started)."""
+    """Every pairing whose players did not both arrive in time (the game never started)."""
     now = now or db_now()
     handled = 0
     for pk in TournamentGame.objects.filter(status=TournamentGame.Status.PENDING, arrive_deadline__lte=now) \
@@ -127,6 +138,11 @@ def fire_no_shows(now: Any = None) -> int:
         except Exception:
             log.exception("tournaments: no-show of pairing %s not handled; retrying", pk)
     return handled
+
+
+def fire_no_show(pairing_id: int) -> None:
+    """The registry's firing of TournamentGame.arrive_deadline: this pairing's no-show."""
+    _fire_no_show(pairing_id, db_now())
 
 
 def _fire_no_show(pk: int, now: Any) -> int:
@@ -167,6 +183,7 @@ def _fire_no_show(pk: int, now: Any) -> int:
                 entry.save(update_fields=["state", "eligible_at", "abandons"])
         pairing.finished_at = now
         pairing.save()
+        _next_pairing(event, now)
         if pairing.table_id:
             with contextlib.suppress(ServiceError):
                 lobby_services.close_table(pairing.table_id, _("Not every player came to this tournament table."))

@@ -1,27 +1,35 @@
 """Pairing waves: the pool lives in Postgres (Entry rows in state "waiting"), so a worker killed
 mid-wave loses nobody: its transaction rolls back and the rows are still waiting.
 
-Exactness: a wave locks the waiting entries it reads with ``select_for_update(skip_locked=True)``,
-so two pairers running at once see disjoint pools and never seat a player twice, and it moves each
-paired entry to "playing" in the same transaction (a player is in at most one game of an event).
-A game that ends while a wave runs touches only "playing" rows, which the wave never locks: its
-players are back in the pool for the next wave.
+Exactness: a wave holds its event's row locked (``skip_locked``: a second pairer of the same event
+pairs nothing) and the waiting entries it reads, and moves each paired entry to "playing" in the
+same transaction (a player is in at most one game of an event). A game's end locks the same event
+row to score its pairing: it waits for a running wave, and its players are in the next one.
 
 A pairing makes a two-seat table through lobby.services (the event's rules, no bots, a leaver
-loses; locked as a matched table, so nobody changes them in the waiting room), seats both players and tells their tabs to go there (the site socket's `match`, as the
-quick-play search does); arriving on the table page presses «Готово». Who has not arrived within
-ARRIVE_SECONDS: in an arena he is paused and it counts as an abandon; in a Swiss he loses the round.
+loses; locked as a matched table, so nobody changes them in the waiting room), seats both players
+and tells their tabs to go there (the site socket's `match`, as the quick-play search does);
+arriving on the table page presses «Готово». Who has not arrived within ARRIVE_SECONDS: in an
+arena he is paused and it counts as an abandon; in a Swiss he loses the round.
+
+When: an arena's next wave is a deadline column, Tournament.next_wave_at (tournaments/deadlines.py).
+Whatever puts a player in the pool asks for one (``request_wave``: a game's end a few seconds ahead,
+so games ending together are paired together; a late join, a return, the start at once); each wave
+sets the next from what it left: a returner's wait running out, a seat about to be freed, more than
+one wave can take. Players left waiting only because the rules keep them apart ask for nothing:
+the next player back in the pool does. A pairing's reminder is a column too (remind_at).
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, cast
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import DateTimeField, Exists, Min, OuterRef, Q, Value
+from django.db.models.functions import Coalesce, Least
 from django.urls import reverse
 
 from accounts import services as accounts_services
@@ -39,6 +47,10 @@ log = logging.getLogger(__name__)
 ARRIVE_SECONDS = 30
 NO_PAIRING_BEFORE_END = timedelta(minutes=1)  # an arena pairs nobody in its last minute
 WAVE_LIMIT = 2000  # waiting entries one wave looks at
+WAVE_GATHER = timedelta(seconds=2)  # games that end within this of each other are paired in one wave
+WAVE_RETRY = timedelta(seconds=1)  # a seat about to be freed, a seating refused: the wave is tried again
+ROUND_BREAK = timedelta(seconds=15)  # between a Swiss round's last game and the next round
+REMIND_EVERY = timedelta(seconds=5)  # a paired player who has not come is told `match` again this often
 
 
 def _avoid(player_ids: list[int], now: Any) -> dict[int, set[int]]:
@@ -67,7 +79,8 @@ def seat_pair(event: Tournament, a: Any, b: Any, round_number: int, now: Any) ->
             lobby_services.lock_as_matched(table.pk)  # its rules, bots and start are the event's
             return TournamentGame.objects.create(
                 tournament=event, round=round_number, table=table, player_a=a, player_b=b,
-                arrive_deadline=now + timedelta(seconds=ARRIVE_SECONDS), created_at=now)
+                arrive_deadline=now + timedelta(seconds=ARRIVE_SECONDS), remind_at=now + REMIND_EVERY,
+                created_at=now)
     except ServiceError as exc:
         log.info("tournaments: %s–%s not seated: %s", a.pk, b.pk, exc.code)
         barred = [p.pk for p in (a, b) if _barred(p)]
@@ -104,39 +117,73 @@ def _send_to_tables_of(games: list[TournamentGame], only: list[int] | None = Non
         announce.tell(players, "match", table_id=g.table_id, url=url, tournament=g.tournament_id)
 
 
+def request_wave(event_id: int, at: datetime) -> None:
+    """A running arena's next wave is due by `at` (or earlier, if asked already). In the caller's
+    transaction; the UPDATE waits for a wave running now (it holds the event's row), so a request
+    made meanwhile lands after that wave's own bookkeeping and is never lost."""
+    when = Value(at, output_field=DateTimeField())
+    Tournament.objects.filter(pk=event_id, status=Tournament.Status.RUNNING, format="arena").update(
+        next_wave_at=Least(Coalesce("next_wave_at", when), when))
+
+
+def fire_wave(event_id: int) -> None:
+    """The registry's firing of Tournament.next_wave_at (the event's row locked): one wave."""
+    arena_wave(event_id)
+
+
 def arena_wave(event_id: int) -> int:
-    """Pair the arena's pool now; returns the games made."""
+    """Pair the arena's pool now and set its next wave; returns the games made. The event's row is
+    locked (skipped if another pairer holds it: that one pairs), so waves of one event never overlap."""
     made: list[TournamentGame] = []
     try:
         with transaction.atomic():
-            event = Tournament.objects.filter(pk=event_id, status=Tournament.Status.RUNNING).first()
+            event = (Tournament.objects.select_for_update(skip_locked=True)
+                     .filter(pk=event_id, status=Tournament.Status.RUNNING).first())
+            if event is None or not event.is_arena:
+                return 0
             now = db_now()
-            if event is None or not event.is_arena or (event.ends_at and event.ends_at - now < NO_PAIRING_BEFORE_END):
+            if event.ends_at and event.ends_at - now < NO_PAIRING_BEFORE_END:
+                Tournament.objects.filter(pk=event.pk).update(next_wave_at=None)
                 return 0
             rows = list(Entry.objects.select_for_update(skip_locked=True, of=("self",)).select_related("player")
                         .filter(tournament=event, state=Entry.State.WAITING, eligible_at__lte=now)
                         .exclude(_busy_seat()).order_by("eligible_at", "pk")[:WAVE_LIMIT])
-            if len(rows) < 2:
-                return 0
-            ranks = standings.ranks(event)
-            avoid = _avoid([r.player_id for r in rows], now)
-            pool = [pairing.Waiting(r.player_id, ranks.get(r.player_id, len(ranks) + 1), r.rating,
-                                    r.last_opponent_id, (now - r.eligible_at).total_seconds(),
-                                    frozenset(avoid.get(r.player_id, ()))) for r in rows]
-            by_player = {r.player_id: r for r in rows}
-            for a, b in pairing.arena(pool):
-                game = seat_pair(event, by_player[a].player, by_player[b].player, 0, now)
-                if game is not None:
-                    made.append(game)
-            playing = [pid for g in made for pid in g.player_ids()]
-            Entry.objects.filter(tournament=event, player_id__in=playing).update(state=Entry.State.PLAYING)
+            refused = False
+            if len(rows) >= 2:
+                ranks = standings.ranks(event)
+                avoid = _avoid([r.player_id for r in rows], now)
+                pool = [pairing.Waiting(r.player_id, ranks.get(r.player_id, len(ranks) + 1), r.rating,
+                                        r.last_opponent_id, (now - r.eligible_at).total_seconds(),
+                                        frozenset(avoid.get(r.player_id, ()))) for r in rows]
+                by_player = {r.player_id: r for r in rows}
+                for a, b in pairing.arena(pool):
+                    game = seat_pair(event, by_player[a].player, by_player[b].player, 0, now)
+                    if game is not None:
+                        made.append(game)
+                    refused = refused or game is None
+                playing = [pid for g in made for pid in g.player_ids()]
+                Entry.objects.filter(tournament=event, player_id__in=playing).update(state=Entry.State.PLAYING)
+            Tournament.objects.filter(pk=event.pk).update(
+                next_wave_at=_next_wave(event, now, again=refused or len(rows) >= WAVE_LIMIT))
             if made:
                 _send_to_tables(made)
                 announce.changed(event.pk)
     except DatabaseError:
-        log.warning("tournaments: a wave gave way (lock or deadlock); the next sweep retries", exc_info=True)
+        log.warning("tournaments: a wave gave way (lock or deadlock); its deadline stays due", exc_info=True)
         return 0
     return len(made)
+
+
+def _next_wave(event: Tournament, now: datetime, again: bool) -> datetime | None:
+    """What the pool left asks for: a returner's wait running out, a seat about to be freed (or a
+    seating refused, a pool bigger than one wave) soon; nothing if only the rules keep people apart."""
+    waiting = Entry.objects.filter(tournament=event, state=Entry.State.WAITING)
+    busy = waiting.filter(eligible_at__lte=now).filter(_busy_seat()).exists()
+    moments = [now + WAVE_RETRY] if again or busy else []
+    later = waiting.filter(eligible_at__gt=now).aggregate(first=Min("eligible_at"))["first"]
+    if later is not None:
+        moments.append(later)
+    return min(moments, default=None)
 
 
 def swiss_round(event_id: int) -> int:
@@ -184,7 +231,26 @@ def swiss_round(event_id: int) -> int:
         event.save(update_fields=["current_round", "round_deadline"])
         _send_to_tables(made)
         announce.changed(event.pk)
+        check_round_over(event.pk)  # a round nobody could play (byes only) is over at once
     return len(made)
+
+
+def check_round_over(event_id: int) -> None:
+    """A Swiss round with no game left pending: its break starts (set once). Called where a game of
+    the round ends (its result, a no-show, a moderator's void), after its pairing is written, in
+    that transaction: the event's row lock orders two last games ending at once, so the second sees
+    the first finished."""
+    with transaction.atomic():
+        event = (Tournament.objects.select_for_update(skip_locked=True)
+                 .filter(pk=event_id, status=Tournament.Status.RUNNING, round_deadline__isnull=True).first())
+        if event is None or not event.is_swiss or event.current_round == 0:
+            return
+        if TournamentGame.objects.filter(tournament=event, status=TournamentGame.Status.PENDING).exists():
+            return
+        last = event.current_round >= event.rounds
+        event.round_deadline = db_now() + (timedelta(0) if last else ROUND_BREAK)
+        event.save(update_fields=["round_deadline"])
+        announce.changed(event.pk, next_round=event.round_deadline.isoformat())
 
 
 def remind_table(player_id: int, current_table_id: int | None) -> bool:
@@ -201,26 +267,25 @@ def remind_table(player_id: int, current_table_id: int | None) -> bool:
     return True
 
 
-REMIND_EVERY = 5  # seconds: a paired player who has not come is told `match` again this often
-
-
-def remind_unarrived(now: Any) -> int:
-    """Pairings waiting for a player who has not come: his tabs are told again (a `match` sent while
-    a tab was between two sockets, or two pages, is otherwise lost until he opens another page)."""
-    told = 0
-    due = (TournamentGame.objects.filter(status=TournamentGame.Status.PENDING, arrive_deadline__gt=now,
-                                         created_at__lte=now - timedelta(seconds=REMIND_EVERY - 1),
-                                         table__status__in=(Table.Status.WAITING, Table.Status.COUNTDOWN)))
-    for g in due:
-        if int((now - g.created_at).total_seconds()) % REMIND_EVERY:
-            continue
-        ready = set(Seat.objects.filter(table_id=cast(int, g.table_id), ready=True).values_list("player_id", flat=True))
-        absent = [p for p in g.player_ids() if p not in ready]
+def fire_reminder(pairing_id: int) -> None:
+    """The registry's firing of TournamentGame.remind_at (the pairing's row locked): whoever of its
+    players has not come is told `match` again (a `match` sent while his tab was between two pages
+    or two sockets is otherwise lost until he opens another page); the next reminder while the
+    table still waits for someone, none after."""
+    now = db_now()
+    found = (TournamentGame.objects.filter(pk=pairing_id, status=TournamentGame.Status.PENDING)
+             .select_related("table").first())
+    following = None
+    if (found is not None and found.table is not None
+            and found.table.status in (Table.Status.WAITING, Table.Status.COUNTDOWN)
+            and (found.arrive_deadline is None or found.arrive_deadline > now)):
+        ready = set(Seat.objects.filter(table_id=found.table.pk, ready=True).values_list("player_id", flat=True))
+        absent = [p for p in found.player_ids() if p not in ready]
         if absent:
-            log.info("tournaments: table %s still waits for %s: told again", g.table_id, absent)
-            _send_to_tables_of([g], absent)
-            told += len(absent)
-    return told
+            log.info("tournaments: table %s still waits for %s: told again", found.table.pk, absent)
+            _send_to_tables_of([found], absent)
+            following = now + REMIND_EVERY
+    TournamentGame.objects.filter(pk=pairing_id).update(remind_at=following)
 
 
 def arrived(player_id: int, table_id: int) -> bool:
