@@ -30,6 +30,7 @@ DECKS = ((24, "24"), (36, "36"), (52, "52"))
 TURN_SECONDS = tuple((s, str(s)) for s in table_settings.TURN_SECONDS.values)  # the tables' timers
 ARENA_MINUTES = (20, 30, 45, 60, 90)
 SWISS_ROUNDS = (3, 4, 5, 6, 7, 9)
+ROUND_MINUTES = ((0, _("when the round before ends")), (10, "10"), (15, "15"), (20, "20"), (30, "30"))
 
 
 class Tournament(models.Model):
@@ -54,11 +55,13 @@ class Tournament(models.Model):
     starts_at = models.DateTimeField(db_index=True)
     minutes = models.PositiveSmallIntegerField(default=30)  # an arena's length
     rounds = models.PositiveSmallIntegerField(default=5)  # a Swiss' rounds
+    # a Swiss round's stated length: round k starts at starts_at + (k-1)·this; 0: each when the one before ends
+    round_minutes = models.PositiveSmallIntegerField(choices=ROUND_MINUTES, default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED, db_index=True)
     # deadline columns, registered in tournaments/deadlines.py (start, end, next Swiss round, warning)
     start_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     end_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    round_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    round_deadline = models.DateTimeField(null=True, blank=True, db_index=True)  # the next Swiss round (or the end)
     warn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)  # a minute before the start
     next_wave_at = models.DateTimeField(null=True, blank=True, db_index=True)  # an arena's next pairing wave
     ends_at = models.DateTimeField(null=True, blank=True)
@@ -198,6 +201,7 @@ class ScheduleRow(models.Model):
     turn_seconds = models.PositiveSmallIntegerField(choices=TURN_SECONDS, default=table_settings.TURN_SECONDS.default)
     minutes = models.PositiveSmallIntegerField(default=30)
     rounds = models.PositiveSmallIntegerField(default=5)
+    round_minutes = models.PositiveSmallIntegerField(choices=ROUND_MINUTES, default=0)
     every_minutes = models.PositiveIntegerField(
         default=0, help_text=_("Repeat every so many minutes from midnight UTC (60: hourly); 0: use the times below."))
     times = models.CharField(max_length=200, blank=True,

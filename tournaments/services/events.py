@@ -20,7 +20,17 @@ from lobby.table_settings import TURN_SECONDS as TURN_SECONDS_SETTING
 from ratings.models import START_RATING, Rating
 
 from .. import announce
-from ..models import ARENA_MINUTES, DECKS, SWISS_ROUNDS, TURN_SECONDS, Entry, Format, Tournament, Variant
+from ..models import (
+    ARENA_MINUTES,
+    DECKS,
+    ROUND_MINUTES,
+    SWISS_ROUNDS,
+    TURN_SECONDS,
+    Entry,
+    Format,
+    Tournament,
+    Variant,
+)
 from .waves import request_wave
 
 LATE_JOIN_CLOSES = timedelta(minutes=2)  # an arena takes no one in its last two minutes
@@ -60,6 +70,8 @@ def clean(raw: dict[str, Any], now: Any) -> dict[str, Any]:
         out["minutes"] = _choice(raw.get("minutes", 30), ARENA_MINUTES, "tournament_bad_length")
     else:
         out["rounds"] = _choice(raw.get("rounds", 5), SWISS_ROUNDS, "tournament_bad_rounds")
+        out["round_minutes"] = _choice(raw.get("round_minutes") or 0, [m for m, _ in ROUND_MINUTES],
+                                       "tournament_bad_round_minutes")
     starts_at = raw.get("starts_at")
     if starts_at is None or not MIN_LEAD <= starts_at - now <= MAX_LEAD:
         raise ServiceError("tournament_bad_start")
@@ -95,7 +107,8 @@ def create_private(player: Any, password: str = "", **raw: Any) -> Tournament:
 def create_scheduled(row: Any, starts_at: Any) -> Tournament | None:
     """The schedule's event at `starts_at` (once: a second call finds it and returns None)."""
     values = {"name": row.name, "format": row.format, "variant": row.variant, "deck_size": row.deck_size,
-              "turn_seconds": row.turn_seconds, "minutes": row.minutes, "rounds": row.rounds}
+              "turn_seconds": row.turn_seconds, "minutes": row.minutes, "rounds": row.rounds,
+              "round_minutes": row.round_minutes}
     try:
         with transaction.atomic():
             return Tournament.objects.create(**values, starts_at=starts_at, schedule=row, **_deadlines(starts_at))

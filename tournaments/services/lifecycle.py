@@ -23,7 +23,7 @@ from lobby.models import Table
 
 from .. import announce, standings
 from ..models import Entry, Tournament, TournamentGame
-from . import entries, results, waves
+from . import entries, results, rounds
 
 log = logging.getLogger(__name__)
 
@@ -74,18 +74,19 @@ def fire_start(event_id: int) -> bool:
         event.save()
         announce.changed(event.pk)
     if event.status == Tournament.Status.RUNNING and event.is_swiss:
-        waves.swiss_round(event.pk)
+        rounds.swiss_round(event.pk)
     return True
 
 
 def fire_round(event_id: int) -> bool:
-    """A Swiss round's break is over: the next round, or the end after the last."""
-    event = Tournament.objects.filter(pk=event_id, status=Tournament.Status.RUNNING).first()
-    if event is None:
+    """A Swiss round is due (its stated time, or the break after the round before): the next round,
+    or the end after the last; not while a game of the round is still on (rounds.round_due)."""
+    if not rounds.round_due(event_id):
         return False
+    event = Tournament.objects.get(pk=event_id)
     if event.current_round >= event.rounds:
         return fire_end(event_id)
-    waves.swiss_round(event_id)
+    rounds.swiss_round(event_id)
     return True
 
 

@@ -23,7 +23,8 @@ from lobby.models import Seat, Table
 
 from .. import announce, scoring
 from ..models import Entry, Tournament, TournamentGame
-from .waves import WAVE_GATHER, check_round_over, request_wave
+from .rounds import check_round_over
+from .waves import WAVE_GATHER, request_wave
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""Pairing waves: the pool lives in Postgres (Entry rows in state "waiting"), so a worker killed
+"""Arena pairing waves: the pool lives in Postgres (Entry rows in state "waiting"), so a worker killed
 mid-wave loses nobody: its transaction rolls back and the rows are still waiting.
 
 Exactness: a wave holds its event's row locked (``skip_locked``: a second pairer of the same event
@@ -10,7 +10,8 @@ A pairing makes a two-seat table through lobby.services (the event's rules, no b
 loses; locked as a matched table, so nobody changes them in the waiting room), seats both players
 and tells their tabs to go there (the site socket's `match`, as the quick-play search does);
 arriving on the table page presses «Готово». Who has not arrived within ARRIVE_SECONDS: in an
-arena he is paused and it counts as an abandon; in a Swiss he loses the round.
+arena he is paused and it counts as an abandon; in a Swiss he loses the round. (A Swiss round's
+pairings are made in rounds.py, seated here.)
 
 When: an arena's next wave is a deadline column, Tournament.next_wave_at (tournaments/deadlines.py).
 Whatever puts a player in the pool asks for one (``request_wave``: a game's end a few seconds ahead,
@@ -39,7 +40,7 @@ from durak_site.errors import ServiceError
 from lobby import services as lobby_services
 from lobby.models import Seat, Table
 
-from .. import announce, pairing, scoring, standings
+from .. import announce, pairing, standings
 from ..models import Entry, Tournament, TournamentGame
 
 log = logging.getLogger(__name__)
@@ -49,11 +50,10 @@ NO_PAIRING_BEFORE_END = timedelta(minutes=1)  # an arena pairs nobody in its las
 WAVE_LIMIT = 2000  # waiting entries one wave looks at
 WAVE_GATHER = timedelta(seconds=2)  # games that end within this of each other are paired in one wave
 WAVE_RETRY = timedelta(seconds=1)  # a seat about to be freed, a seating refused: the wave is tried again
-ROUND_BREAK = timedelta(seconds=15)  # between a Swiss round's last game and the next round
 REMIND_EVERY = timedelta(seconds=5)  # a paired player who has not come is told `match` again this often
 
 
-def _avoid(player_ids: list[int], now: Any) -> dict[int, set[int]]:
+def one_network(player_ids: list[int], now: Any) -> dict[int, set[int]]:
     """Accounts the club knows as one network (a shared address lately): never paired in an event."""
     since = now - timedelta(days=settings.RATINGS_SHARED_ADDRESS_DAYS)
     out: dict[int, set[int]] = {}
@@ -106,7 +106,7 @@ def _busy_seat() -> Exists:
                                       table__status=Table.Status.PLAYING))
 
 
-def _send_to_tables(games: list[TournamentGame]) -> None:
+def send_to_tables(games: list[TournamentGame]) -> None:
     _send_to_tables_of(games)
 
 
@@ -151,7 +151,7 @@ def arena_wave(event_id: int) -> int:
             refused = False
             if len(rows) >= 2:
                 ranks = standings.ranks(event)
-                avoid = _avoid([r.player_id for r in rows], now)
+                avoid = one_network([r.player_id for r in rows], now)
                 pool = [pairing.Waiting(r.player_id, ranks.get(r.player_id, len(ranks) + 1), r.rating,
                                         r.last_opponent_id, (now - r.eligible_at).total_seconds(),
                                         frozenset(avoid.get(r.player_id, ()))) for r in rows]
@@ -166,7 +166,7 @@ def arena_wave(event_id: int) -> int:
             Tournament.objects.filter(pk=event.pk).update(
                 next_wave_at=_next_wave(event, now, again=refused or len(rows) >= WAVE_LIMIT))
             if made:
-                _send_to_tables(made)
+                send_to_tables(made)
                 announce.changed(event.pk)
     except DatabaseError:
         log.warning("tournaments: a wave gave way (lock or deadlock); its deadline stays due", exc_info=True)
@@ -184,73 +184,6 @@ def _next_wave(event: Tournament, now: datetime, again: bool) -> datetime | None
     if later is not None:
         moments.append(later)
     return min(moments, default=None)
-
-
-def swiss_round(event_id: int) -> int:
-    """Start the Swiss' next round: pair everyone still in (by score, no rematch, a bye for the odd
-    one); returns the games made. Called by the round's deadline; the event row is locked."""
-    with transaction.atomic():
-        event = Tournament.objects.select_for_update().filter(pk=event_id, status=Tournament.Status.RUNNING).first()
-        if event is None or not event.is_swiss:
-            return 0
-        if event.current_round >= event.rounds:
-            return 0
-        now = db_now()
-        round_number = event.current_round + 1
-        rows = list(Entry.objects.select_for_update().select_related("player").filter(tournament=event)
-                    .exclude(state__in=(Entry.State.WITHDRAWN, Entry.State.REMOVED)))
-        met: dict[int, set[int]] = {}
-        for a, b in TournamentGame.objects.filter(tournament=event, player_b__isnull=False).values_list(
-                "player_a_id", "player_b_id"):
-            met.setdefault(a, set()).add(b)
-            met.setdefault(b, set()).add(a)
-        avoid = _avoid([r.player_id for r in rows], now)
-        players = [pairing.SwissPlayer(r.player_id, r.score, r.rating, frozenset(met.get(r.player_id, ())),
-                                       r.byes > 0, frozenset(avoid.get(r.player_id, ()))) for r in rows]
-        pairs, byes = pairing.swiss(players)
-        by_player = {r.player_id: r for r in rows}
-        made = []
-        for a, b in pairs:
-            game = seat_pair(event, by_player[a].player, by_player[b].player, round_number, now)
-            if game is None:  # one of them cannot play now: both lose nothing, the round goes on
-                continue
-            made.append(game)
-        for pid in byes:
-            TournamentGame.objects.create(tournament=event, round=round_number, player_a_id=pid,
-                                          status=TournamentGame.Status.BYE, result_a=scoring.BYE,
-                                          points_a=scoring.swiss(scoring.BYE), finished_at=now)
-            entry = by_player[pid]
-            entry.score += scoring.swiss(scoring.BYE)
-            entry.byes += 1
-            entry.marks += scoring.BYE
-            entry.save(update_fields=["score", "byes", "marks"])
-        playing = [pid for g in made for pid in g.player_ids()]
-        Entry.objects.filter(tournament=event, player_id__in=playing).update(state=Entry.State.PLAYING)
-        event.current_round = round_number
-        event.round_deadline = None
-        event.save(update_fields=["current_round", "round_deadline"])
-        _send_to_tables(made)
-        announce.changed(event.pk)
-        check_round_over(event.pk)  # a round nobody could play (byes only) is over at once
-    return len(made)
-
-
-def check_round_over(event_id: int) -> None:
-    """A Swiss round with no game left pending: its break starts (set once). Called where a game of
-    the round ends (its result, a no-show, a moderator's void), after its pairing is written, in
-    that transaction: the event's row lock orders two last games ending at once, so the second sees
-    the first finished."""
-    with transaction.atomic():
-        event = (Tournament.objects.select_for_update(skip_locked=True)
-                 .filter(pk=event_id, status=Tournament.Status.RUNNING, round_deadline__isnull=True).first())
-        if event is None or not event.is_swiss or event.current_round == 0:
-            return
-        if TournamentGame.objects.filter(tournament=event, status=TournamentGame.Status.PENDING).exists():
-            return
-        last = event.current_round >= event.rounds
-        event.round_deadline = db_now() + (timedelta(0) if last else ROUND_BREAK)
-        event.save(update_fields=["round_deadline"])
-        announce.changed(event.pk, next_round=event.round_deadline.isoformat())
 
 
 def remind_table(player_id: int, current_table_id: int | None) -> bool:
