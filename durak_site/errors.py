@@ -204,6 +204,8 @@ CATALOGUE = {
     "tournament_bad_start": _("The start is between 2 minutes and 30 days from now."),
     "tournament_bad_length": _("An arena lasts 20, 30, 45, 60 or 90 minutes."),
     "tournament_bad_rounds": _("A Swiss has 3, 4, 5, 6, 7 or 9 rounds."),
+    "tournament_bad_seats": _("A tournament table seats 2, 3 or 4 players."),
+    "tournament_swiss_heads_up": _("A Swiss is played heads-up: tables of 3 or 4 are for arenas."),
     "tournament_bad_round_minutes": _("A Swiss round starts every 10, 15, 20 or 30 minutes, or when the round "
                                       "before ends."),
     "tournament_bad_password": _("The password is at most 40 characters."),

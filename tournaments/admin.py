@@ -8,13 +8,13 @@ from django.utils.translation import gettext_lazy as _
 from durak_site.errors import ServiceError
 
 from . import services
-from .models import Entry, ScheduleRow, Tournament, TournamentGame
+from .models import Entry, ScheduleRow, Tournament, TournamentGame, TournamentSeat
 
 
 @admin.register(ScheduleRow)
 class ScheduleRowAdmin(admin.ModelAdmin):
-    list_display = ("name", "format", "variant", "deck_size", "turn_seconds", "every_minutes", "times", "weekdays",
-                    "active")
+    list_display = ("name", "format", "variant", "deck_size", "seats", "pairs", "turn_seconds", "every_minutes",
+                    "times", "weekdays", "active")
     list_editable = ("active",)
 
     def save_model(self, request, obj, form, change):
@@ -32,7 +32,7 @@ class EntryInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ("name", "format", "variant", "starts_at", "status", "private")
+    list_display = ("name", "format", "variant", "seats", "starts_at", "status", "private")
     list_filter = ("status", "format", "private")
     readonly_fields = ("status", "current_round", "ends_at", "podium", "version", "invite_code", "password")
     inlines = [EntryInline]
@@ -56,11 +56,26 @@ class EntryAdmin(admin.ModelAdmin):
         return False
 
 
+class SeatInline(admin.TabularInline):
+    """A table arena's table: each player's seat, pair, place and points."""
+
+    model = TournamentSeat
+    fields = ("number", "player", "team", "place", "result", "points", "berserk")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(TournamentGame)
 class TournamentGameAdmin(admin.ModelAdmin):
-    list_display = ("tournament", "round", "player_a", "player_b", "status", "result_a", "result_b", "finished_at")
+    list_display = ("tournament", "round", "size", "player_a", "player_b", "status", "result_a", "result_b",
+                    "finished_at")
     list_filter = ("status",)
     readonly_fields = [f.name for f in TournamentGame._meta.fields]
+    inlines = [SeatInline]
     actions = ["void_games"]
 
     @admin.action(description=_("Void (counts for nobody; standings recomputed)"))

@@ -32,14 +32,13 @@ def _entrant_or_creator(event: Tournament, player_id: int) -> bool:
     return event.created_by_id == player_id or event.entries.filter(player_id=player_id).exists()
 
 
-def _pending_players(table_id: int) -> tuple[int, int | None] | None:
-    found = (TournamentGame.objects.filter(table_id=table_id, status=TournamentGame.Status.PENDING)
-             .values_list("player_a_id", "player_b_id").first())
-    return found
+def _pending_players(table_id: int) -> list[int] | None:
+    found = TournamentGame.objects.filter(table_id=table_id, status=TournamentGame.Status.PENDING).first()
+    return found.player_ids() if found is not None else None
 
 
 def seat_guard(table_id: int, player_id: int) -> str | None:
-    """A tournament table seats its two players only."""
+    """A tournament table seats its own players only."""
     players = _pending_players(table_id)
     return "tournament_table_locked" if players is not None and player_id not in players else None
 

@@ -12,6 +12,14 @@ matched in consecutive chunks of CHUNK players (whoever a chunk cannot seat is c
 next), so a wave of a thousand costs a thousand players' worth of small matchings, not one huge
 graph. With an odd pool the one who has waited least waits for the next wave.
 
+Table arenas (pods of 3 or 4, or two pairs): the ordered pool is cut into pods of the event's size
+the same way, chunk by chunk (two pods' worth at a time, whoever a chunk cannot seat carried on):
+within a chunk every way of forming pods is tried, and the one that seats the most players wins,
+then the nearest ranks (and ratings), then the fewest players who sat at one table last time. The
+very same table twice in a row is allowed only once all its players have waited REPEAT_AFTER
+seconds (a small event would otherwise stop); one network never shares a table. Pairs are then
+made inside the pod: the first in rank with the last, against the two in the middle.
+
 Swiss: score groups in the spirit of the Dutch system: a player meets someone of his own score if
 he can (a penalty grows with the square of the score gap), within a group the upper half meets the
 lower half (the first against the first of the lower half), never a player he met before. With an
@@ -21,6 +29,7 @@ odd number the lowest-ranked player who has not had a bye gets it (worth a win).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import combinations
 
 import networkx as nx
 
@@ -41,6 +50,7 @@ class Waiting:
     last_opponent: int | None = None
     waited: float = 0.0  # seconds since he entered the pool
     avoid: frozenset[int] = field(default_factory=frozenset)  # accounts he may not meet (one network)
+    last_table: frozenset[int] = frozenset()  # the others at his last table (table arenas)
 
 
 def arena_allowed(a: Waiting, b: Waiting) -> bool:
@@ -86,6 +96,83 @@ def arena(pool: list[Waiting]) -> list[tuple[int, int]]:
         matched, carry = _match(chunk, arena_allowed, _arena_weight)
         pairs.extend((a.player_id, b.player_id) for a, b in matched)
     return pairs
+
+
+REPEAT_AFTER = 20  # seconds all of a table's players wait before the same table may sit again
+MET_WEIGHT = 3 * RANK_WEIGHT  # a pod's cost per two players who sat at one table last time
+
+
+def _pod_allowed(pod: tuple[Waiting, ...]) -> bool:
+    ids = {w.player_id for w in pod}
+    if any(w.avoid & ids for w in pod):
+        return False
+    same_table = all(w.last_table == ids - {w.player_id} for w in pod)
+    return not same_table or all(w.waited >= REPEAT_AFTER for w in pod)
+
+
+def _pod_cost(pod: tuple[Waiting, ...]) -> int:
+    ranks = [w.rank for w in pod]
+    ratings = [w.rating for w in pod]
+    met = sum(1 for a, b in combinations(pod, 2) if b.player_id in a.last_table)
+    waited = sum(int(min(w.waited, WAIT_BONUS_CAP)) for w in pod)
+    return (RANK_WEIGHT * (max(ranks) - min(ranks)) + min(RATING_WEIGHT_CAP, (max(ratings) - min(ratings)) // 10)
+            + MET_WEIGHT * met - waited)
+
+
+def _best_pods(chunk: list[Waiting], size: int) -> list[tuple[Waiting, ...]]:
+    """The disjoint allowed pods of a chunk that seat the most players at the least cost: every
+    allowed pod once (with its cost), then the best choice for each set of players still free, the
+    first free player either in one of his pods or left out (a memo on a bit mask: at most 2^8 sets)."""
+    starting: dict[int, list[tuple[int, int]]] = {}  # first member's index -> [(members' mask, cost)]
+    for combo in combinations(range(len(chunk)), size):
+        pod = tuple(chunk[k] for k in combo)
+        if _pod_allowed(pod):
+            starting.setdefault(combo[0], []).append((sum(1 << k for k in combo), _pod_cost(pod)))
+    memo: dict[int, tuple[int, int, tuple[int, ...]]] = {}
+
+    def best(free: int) -> tuple[int, int, tuple[int, ...]]:  # (-pods, cost, the pods' masks)
+        if free.bit_count() < size:
+            return (0, 0, ())
+        if free in memo:
+            return memo[free]
+        first = (free & -free).bit_length() - 1
+        answer = best(free & ~(1 << first))
+        for mask, cost in starting.get(first, ()):
+            if mask & free == mask:
+                count, total, masks = best(free & ~mask)
+                candidate = (count - 1, total + cost, (mask, *masks))
+                if candidate[:2] < answer[:2]:
+                    answer = candidate
+        memo[free] = answer
+        return answer
+
+    _count, _cost, masks = best((1 << len(chunk)) - 1)
+    return [tuple(w for k, w in enumerate(chunk) if mask >> k & 1) for mask in masks]
+
+
+def pods(pool: list[Waiting], size: int) -> list[tuple[int, ...]]:
+    """The tables (player ids, in rank order) of one table-arena wave."""
+    ordered = sorted(pool, key=lambda w: (w.rank, -w.rating, w.player_id))
+    tables: list[tuple[int, ...]] = []
+    carry: list[Waiting] = []
+    i = 0
+    while i < len(ordered):
+        take = max(size, 2 * size - len(carry))
+        chunk = carry + ordered[i:i + take]
+        i += take
+        chosen = _best_pods(chunk, size)
+        seated = {w.player_id for pod in chosen for w in pod}
+        tables.extend(tuple(w.player_id for w in sorted(pod, key=lambda w: (w.rank, -w.rating, w.player_id)))
+                      for pod in chosen)
+        carry = [w for w in chunk if w.player_id not in seated][-size:]  # the rest wait for the next wave
+    return tables
+
+
+def pairs_seating(pod: tuple[int, ...]) -> tuple[int, ...]:
+    """Seats 1-4 of a pairs table from a pod of four in rank order: seats 1 and 3 (the first and the
+    last in rank) against seats 2 and 4 (the two in the middle)."""
+    first, second, third, fourth = pod
+    return first, second, fourth, third
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,10 @@
 Scores are half-points. Arena: a win 2 (4 while «в ударе», after two wins in a row, until a game
 that is not a win), a draw 1, a loss 0; a berserk win adds 1 (not doubled) when the game lasted at
 least BERSERK_MIN_MOVES moves. Swiss: a win 2, a draw 1, a loss 0, a bye 2 (shown as 1, ½, 0).
+
+Table arenas: a pod of 3 or 4 scores by the order of going out (POD_POINTS; the durak 0), going out
+first is the win (doubled «в ударе», +1 berserk, the streak goes on); a middle place is neither a
+win nor a loss: it ends a streak. Pairs 2×2 score like heads-up, by the pair's result.
 """
 
 from __future__ import annotations
@@ -81,3 +85,42 @@ def display(half_points: int) -> str:
     if not half:
         return str(whole)
     return f"{whole}½" if whole else "½"
+
+
+POD_POINTS = {3: (2, 1, 0), 4: (3, 2, 1, 0)}  # by place: out first, second, ...; the durak last, 0
+
+
+def pod_places(seats: list[int], out: list[int], losers: set[int], draw: bool) -> dict[int, int]:
+    """Each seat's place at a table of 3 or 4: the durak (or whoever lost by leaving, the clock or a
+    ban) last; the others in the order they went out. Those still holding cards when a game stopped
+    early (someone left) share the lowest place above the durak's: nobody gains by another's leaving.
+    A draw (the last ones out together, no durak): the last one out takes the place before his."""
+    n = len(seats)
+    places: dict[int, int] = {}
+    finished = [s for s in out if s in seats and s not in losers]
+    for k, seat in enumerate(finished, start=1):
+        places[seat] = k
+    still_in = [s for s in seats if s not in losers and s not in places]
+    for seat in still_in:
+        places[seat] = n - len(losers) if losers else n - 1
+    for seat in losers:
+        places[seat] = n
+    if draw and not losers and finished and len(finished) == n:
+        places[finished[-1]] = n - 1
+    return places
+
+
+def pod_mark(place: int, size: int) -> str:
+    """His mark in the standings: W out first, L the durak, else his place ("2", "3")."""
+    if place == 1:
+        return WIN
+    return LOSS if place == size else str(place)
+
+
+def pod(place: int, size: int, streak_before: int, berserk: bool = False, moves: int = 0) -> Scored:
+    """What one game at a table of `size` earns for a player in `place`, given his streak before it."""
+    base = POD_POINTS[size][place - 1]
+    if place == 1:
+        bonus = berserk and moves >= BERSERK_MIN_MOVES
+        return Scored(base * (2 if on_fire(streak_before) else 1) + (1 if bonus else 0), streak_before + 1, bonus)
+    return Scored(base, 0, False)

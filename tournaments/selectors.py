@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 
 from . import standings
-from .models import Entry, Tournament, TournamentGame
+from .models import Entry, Tournament, TournamentGame, TournamentSeat
 
 TOP = 10  # standings lines shown at the top; the player's own line is added below
 
@@ -41,15 +41,17 @@ def page(event: Tournament, player) -> dict:
     current = None
     if entry is not None and entry.state == Entry.State.PLAYING:
         current = (TournamentGame.objects.filter(tournament=event, status=TournamentGame.Status.PENDING)
-                   .filter(Q(player_a=player) | Q(player_b=player)).first())
+                   .filter(TournamentGame.seating(player.pk)).first())
+    # a game's seats, for each player's place and points at a table of 3 or 4
+    seats = Prefetch("seats", queryset=TournamentSeat.objects.select_related("player").order_by("number"))
     running = list(TournamentGame.objects.filter(tournament=event, status=TournamentGame.Status.PENDING,
                                                  table__isnull=False)
-                   .select_related("player_a", "player_b").order_by("-created_at")[:20])
+                   .select_related("player_a", "player_b").prefetch_related(seats).order_by("-created_at")[:20])
     my_games = []
     if entry is not None:
         my_games = list(TournamentGame.objects.filter(tournament=event).exclude(status=TournamentGame.Status.PENDING)
-                        .filter(Q(player_a=player) | Q(player_b=player))
-                        .select_related("player_a", "player_b").order_by("-finished_at")[:30])
+                        .filter(TournamentGame.seating(player.pk)).select_related("player_a", "player_b").prefetch_related(seats)
+                        .order_by("-finished_at")[:30])
     return {"event": event, "lines": top, "mine": mine if mine is not None and mine not in top else None,
             "my_line": mine, "entry": entry, "current": current, "running": running, "my_games": my_games,
             "players": len(lines), "podium": event.podium}

@@ -17,7 +17,7 @@ from game import services as game_services
 from game.models import Game
 
 from .. import announce
-from ..models import Entry, Tournament, TournamentGame
+from ..models import Entry, Tournament, TournamentGame, TournamentSeat
 from .waves import request_wave
 
 RETURN_STEP = timedelta(seconds=20)
@@ -86,10 +86,7 @@ def berserk(event_id: int, player: Any) -> TournamentGame:
         raise ServiceError("login_required")
     with transaction.atomic():
         pairing = (TournamentGame.objects.select_for_update().select_related("tournament")
-                   .filter(tournament_id=event_id, status=TournamentGame.Status.PENDING)
-                   .filter(player_a=player).first()
-                   or TournamentGame.objects.select_for_update().select_related("tournament")
-                   .filter(tournament_id=event_id, status=TournamentGame.Status.PENDING, player_b=player).first())
+                   .filter(TournamentGame.seating(player.pk), tournament_id=event_id, status=TournamentGame.Status.PENDING).first())
         if pairing is None or not pairing.tournament.is_arena or pairing.table_id is None:
             raise ServiceError("berserk_not_playing")
         game_id = (Game.objects.filter(table_id=pairing.table_id, status=Game.Status.PLAYING)
@@ -97,9 +94,12 @@ def berserk(event_id: int, player: Any) -> TournamentGame:
         if game_id is None:
             raise ServiceError("berserk_not_playing")
         game_services.halve_turn_clock(game_id, player.pk)
-        field = f"berserk_{pairing.side(player.pk)}"
-        setattr(pairing, field, True)
-        pairing.save(update_fields=[field])
+        if pairing.size > 2:
+            TournamentSeat.objects.filter(pairing=pairing, player=player).update(berserk=True)
+        else:
+            field = f"berserk_{pairing.side(player.pk)}"
+            setattr(pairing, field, True)
+            pairing.save(update_fields=[field])
         announce.changed(event_id)
     return pairing
 

@@ -24,12 +24,14 @@ from ..models import (
     ARENA_MINUTES,
     DECKS,
     ROUND_MINUTES,
+    SEATS,
     SWISS_ROUNDS,
     TURN_SECONDS,
     Entry,
     Format,
     Tournament,
     Variant,
+    check_tables,
 )
 from .waves import request_wave
 
@@ -60,9 +62,12 @@ def clean(raw: dict[str, Any], now: Any) -> dict[str, Any]:
     variant = raw.get("variant") or Variant.PODKIDNOY
     if variant not in Variant.values:
         raise ServiceError("search_bad_variant")
+    deck_size = _choice(raw.get("deck_size", 36), [d for d, _ in DECKS], "search_bad_deck")
+    seats = _choice(raw.get("seats") or 2, [n for n, _ in SEATS], "tournament_bad_seats")
+    pairs = raw.get("pairs") in (True, "1", "on", "true")
+    check_tables(str(fmt), seats, pairs, str(variant), deck_size)
     out = {
-        "name": name, "format": fmt, "variant": variant,
-        "deck_size": _choice(raw.get("deck_size", 36), [d for d, _ in DECKS], "search_bad_deck"),
+        "name": name, "format": fmt, "variant": variant, "deck_size": deck_size, "seats": seats, "pairs": pairs,
         "turn_seconds": _choice(raw.get("turn_seconds", TURN_SECONDS_SETTING.default), [t for t, _ in TURN_SECONDS], "bad_timer"),
         "cheater": raw.get("cheater") in (True, "1", "on", "true"),
     }
@@ -108,7 +113,7 @@ def create_scheduled(row: Any, starts_at: Any) -> Tournament | None:
     """The schedule's event at `starts_at` (once: a second call finds it and returns None)."""
     values = {"name": row.name, "format": row.format, "variant": row.variant, "deck_size": row.deck_size,
               "turn_seconds": row.turn_seconds, "minutes": row.minutes, "rounds": row.rounds,
-              "round_minutes": row.round_minutes}
+              "round_minutes": row.round_minutes, "seats": row.seats, "pairs": row.pairs}
     try:
         with transaction.atomic():
             return Tournament.objects.create(**values, starts_at=starts_at, schedule=row, **_deadlines(starts_at))

@@ -2,7 +2,8 @@
 no-shows, and a moderator's void (the standings recomputed from the games that count).
 
 The receiver keeps to few statements (the game's finishing hop runs it): the pairing row locked,
-the two entries written, the pairing written. It returns None: the game's rating is ratings' record.
+its entries written, the pairing written (what each entry gets: scored.py). It returns None: the
+game's rating is ratings' record.
 """
 
 from __future__ import annotations
@@ -24,54 +25,19 @@ from lobby.models import Seat, Table
 from .. import announce, scoring
 from ..models import Entry, Tournament, TournamentGame
 from .rounds import check_round_over
+from .scored import (
+    ABANDONED,
+    ABANDONS_TO_WITHDRAW,
+    ENTRY_FIELDS,
+    after_game,
+    apply_result,
+    rescore_table,
+    result_of,
+    score_table,
+)
 from .waves import WAVE_GATHER, request_wave
 
 log = logging.getLogger(__name__)
-
-ABANDONS_TO_WITHDRAW = 2
-ABANDONED = frozenset({outcomes.LEFT, outcomes.DID_NOT_RETURN})
-
-
-def _result(code: str) -> str:
-    if code == outcomes.WON:
-        return scoring.WIN
-    if code == outcomes.DRAW:
-        return scoring.DRAW
-    return scoring.LOSS
-
-
-def _apply(event: Tournament, entry: Entry, result: str, opponent: Entry | None, berserk: bool, moves: int,
-           abandoned: bool, now: Any) -> int:
-    """One game's result added to an entry (not saved); returns the points it earned."""
-    if event.is_arena:
-        scored = scoring.arena(result, entry.streak, berserk, moves)
-        points, entry.streak = scored.points, scored.streak
-        entry.berserks += scored.berserk_bonus
-        mark = result + ("*" if scored.berserk_bonus else "")
-    else:
-        points, mark = scoring.swiss(result), result
-    entry.score += points
-    entry.games += 1
-    entry.wins += result == scoring.WIN
-    entry.draws += result == scoring.DRAW
-    entry.marks = (entry.marks + mark)[-200:]
-    if opponent is not None:
-        entry.opponents_rating += opponent.rating
-        entry.last_opponent_id = opponent.player_id
-    entry.abandons += abandoned
-    if entry.state == Entry.State.PLAYING:
-        if entry.abandons >= ABANDONS_TO_WITHDRAW:
-            entry.state = Entry.State.WITHDRAWN
-        elif entry.pause_after_game:
-            entry.state, entry.pause_after_game = Entry.State.PAUSED, False
-        else:
-            entry.state, entry.eligible_at = Entry.State.WAITING, now
-    return points
-
-
-ENTRY_FIELDS = ["score", "games", "wins", "draws", "streak", "berserks", "marks", "opponents_rating",
-                "last_opponent", "abandons", "state", "pause_after_game", "eligible_at"]
-
 
 def on_game_finished(sender: Any, game: Any, seats: Any = None, **kwargs: Any) -> None:
     """game.signals.game_finished: a tournament table's game scores its pairing (once)."""
@@ -95,6 +61,9 @@ def on_game_finished(sender: Any, game: Any, seats: Any = None, **kwargs: Any) -
                 entry.state, entry.eligible_at = Entry.State.WAITING, now
             entry.abandons += codes.get(seat_of.get(entry.player_id, 0), "") in ABANDONED
             entry.save(update_fields=["state", "eligible_at", "abandons"])
+    elif pairing.size > 2:
+        pairing.status = TournamentGame.Status.FINISHED
+        score_table(event, pairing, game, codes, seat_of, entries, now)
     else:
         pairing.status = TournamentGame.Status.FINISHED
         halved = set(game.halved_seats or ())
@@ -102,13 +71,14 @@ def on_game_finished(sender: Any, game: Any, seats: Any = None, **kwargs: Any) -
                                    ("b", pairing.player_b_id, pairing.player_a_id)):
             seat = seat_of.get(mine, 0)  # 0: no seat (no code)
             code = codes.get(seat, outcomes.LEFT)
-            result = _result(code)
+            result = result_of(code)
             berserk = seat in halved
             own = entries.get(mine)
             points = 0
             if own is not None:
-                points = _apply(event, own, result, entries.get(theirs), berserk, game.version, code in ABANDONED,
-                                now)
+                opponent = entries.get(theirs)
+                points = apply_result(event, own, result, [opponent] if opponent else [], berserk, game.version)
+                after_game(own, code in ABANDONED, now)
                 own.save(update_fields=ENTRY_FIELDS)
             setattr(pairing, f"result_{side}", result)
             setattr(pairing, f"points_{side}", points)
@@ -165,7 +135,9 @@ def _fire_no_show(pk: int, now: Any) -> int:
                                        ("b", pairing.player_b_id, pairing.player_a_id)):
                 result = scoring.WIN if mine in ready else scoring.LOSS
                 entry = entries[mine]
-                points = _apply(event, entry, result, entries.get(theirs), False, 0, mine not in ready, now)
+                opponent = entries.get(theirs)
+                points = apply_result(event, entry, result, [opponent] if opponent else [], False, 0)
+                after_game(entry, mine not in ready, now)
                 entry.save(update_fields=ENTRY_FIELDS)
                 setattr(pairing, f"result_{side}", result)
                 setattr(pairing, f"points_{side}", points)
@@ -223,13 +195,13 @@ def recompute(event_id: int) -> None:
             e.byes += 1
             e.marks += scoring.BYE
             continue
+        if g.size > 2:
+            rescore_table(event, g, entries)
+            continue
         for mine, theirs, result, berserk in ((g.player_a_id, g.player_b_id, g.result_a, g.berserk_a),
                                                (g.player_b_id, g.player_a_id, g.result_b, g.berserk_b)):
-            e = entries[mine]
-            state = e.state
-            e.state = Entry.State.WAITING  # _apply moves only a playing entry; the state stays as it is
-            _apply(event, e, result, entries.get(theirs), berserk, g.moves, False, g.finished_at)
-            e.state = state
+            opponent = entries.get(theirs)
+            apply_result(event, entries[mine], result, [opponent] if opponent else [], berserk, g.moves)
     Entry.objects.bulk_update(list(entries.values()), ["score", "games", "wins", "draws", "streak", "berserks",
                                                         "marks", "opponents_rating", "byes"])
     Tournament.objects.filter(pk=event.pk).update(version=F("version") + 1)

@@ -29,7 +29,7 @@ from typing import Any, cast
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
-from django.db.models import DateTimeField, Exists, Min, OuterRef, Q, Value
+from django.db.models import DateTimeField, Exists, Min, OuterRef, Value
 from django.db.models.functions import Coalesce, Least
 from django.urls import reverse
 
@@ -41,7 +41,7 @@ from lobby import services as lobby_services
 from lobby.models import Seat, Table
 
 from .. import announce, pairing, standings
-from ..models import Entry, Tournament, TournamentGame
+from ..models import Entry, Tournament, TournamentGame, TournamentSeat
 
 log = logging.getLogger(__name__)
 
@@ -64,26 +64,38 @@ def one_network(player_ids: list[int], now: Any) -> dict[int, set[int]]:
 
 
 def table_settings(event: Tournament) -> dict[str, Any]:
-    return {"preset": "classic", "seats_count": 2, "turn_seconds": event.turn_seconds, "variant": event.variant,
-            "deck_size": event.deck_size, "cheater": event.cheater,
+    return {"preset": "classic", "seats_count": event.seats, "turn_seconds": event.turn_seconds,
+            "variant": event.variant, "deck_size": event.deck_size, "cheater": event.cheater, "pairs": event.pairs,
             "disconnect_policy": Table.DisconnectPolicy.LOSE, "name": event.name[:60]}
 
 
 def seat_pair(event: Tournament, a: Any, b: Any, round_number: int, now: Any) -> TournamentGame | None:
-    """The table of one pairing, both seated (a savepoint: a refusal changes nothing and says who
-    cannot play now, as ServiceError.params["player_id"])."""
+    """The table of one heads-up pairing (seat_table)."""
+    return seat_table(event, [a, b], round_number, now)
+
+
+def seat_table(event: Tournament, players: list[Any], round_number: int, now: Any) -> TournamentGame | None:
+    """The table of one pairing, everyone seated in the order given (seats 1, 2, ...; at a pairs
+    table 1 and 3 against 2 and 4). A savepoint: a refusal changes nothing; a player who may not
+    play at all is paused."""
     try:
         with transaction.atomic():
-            table = lobby_services.create_table(a, **table_settings(event))
-            lobby_services.sit(table.pk, b, 2)
+            table = lobby_services.create_table(players[0], **table_settings(event))
+            for number, player in enumerate(players[1:], start=2):
+                lobby_services.sit(table.pk, player, number)
             lobby_services.lock_as_matched(table.pk)  # its rules, bots and start are the event's
-            return TournamentGame.objects.create(
-                tournament=event, round=round_number, table=table, player_a=a, player_b=b,
-                arrive_deadline=now + timedelta(seconds=ARRIVE_SECONDS), remind_at=now + REMIND_EVERY,
-                created_at=now)
+            pairing = TournamentGame.objects.create(
+                tournament=event, round=round_number, table=table, size=len(players), player_a=players[0],
+                player_b=players[1], arrive_deadline=now + timedelta(seconds=ARRIVE_SECONDS),
+                remind_at=now + REMIND_EVERY, created_at=now)
+            if len(players) > 2:
+                TournamentSeat.objects.bulk_create([
+                    TournamentSeat(pairing=pairing, player=p, number=n, team=(2 - n % 2) if event.pairs else 0)
+                    for n, p in enumerate(players, start=1)])
+            return pairing
     except ServiceError as exc:
-        log.info("tournaments: %s–%s not seated: %s", a.pk, b.pk, exc.code)
-        barred = [p.pk for p in (a, b) if _barred(p)]
+        log.info("tournaments: %s not seated: %s", "–".join(str(p.pk) for p in players), exc.code)
+        barred = [p.pk for p in players if _barred(p)]
         Entry.objects.filter(tournament=event, player_id__in=barred).update(state=Entry.State.PAUSED)
         return None
 
@@ -113,7 +125,7 @@ def send_to_tables(games: list[TournamentGame]) -> None:
 def _send_to_tables_of(games: list[TournamentGame], only: list[int] | None = None) -> None:
     for g in games:
         url = reverse("lobby:table", args=[g.table_id])
-        players = [p for p in (g.player_a_id, g.player_b_id) if only is None or p in only]
+        players = [p for p in g.player_ids() if only is None or p in only]
         announce.tell(players, "match", table_id=g.table_id, url=url, tournament=g.tournament_id)
 
 
@@ -149,15 +161,16 @@ def arena_wave(event_id: int) -> int:
                         .filter(tournament=event, state=Entry.State.WAITING, eligible_at__lte=now)
                         .exclude(_busy_seat()).order_by("eligible_at", "pk")[:WAVE_LIMIT])
             refused = False
-            if len(rows) >= 2:
+            if len(rows) >= event.seats:
                 ranks = standings.ranks(event)
                 avoid = one_network([r.player_id for r in rows], now)
                 pool = [pairing.Waiting(r.player_id, ranks.get(r.player_id, len(ranks) + 1), r.rating,
                                         r.last_opponent_id, (now - r.eligible_at).total_seconds(),
-                                        frozenset(avoid.get(r.player_id, ()))) for r in rows]
-                by_player = {r.player_id: r for r in rows}
-                for a, b in pairing.arena(pool):
-                    game = seat_pair(event, by_player[a].player, by_player[b].player, 0, now)
+                                        frozenset(avoid.get(r.player_id, ())), frozenset(r.last_table))
+                        for r in rows]
+                by_player = {r.player_id: r.player for r in rows}
+                for table in _tables(event, pool):
+                    game = seat_table(event, [by_player[p] for p in table], 0, now)
                     if game is not None:
                         made.append(game)
                     refused = refused or game is None
@@ -174,22 +187,37 @@ def arena_wave(event_id: int) -> int:
     return len(made)
 
 
+def _tables(event: Tournament, pool: list[pairing.Waiting]) -> list[tuple[int, ...]]:
+    """The wave's tables, each in seat order: heads-up pairs, pods, or two pairs (pairing.py)."""
+    if not event.is_table_arena:
+        return list(pairing.arena(pool))
+    pods = pairing.pods(pool, event.seats)
+    return [pairing.pairs_seating(pod) if event.pairs else pod for pod in pods]
+
+
 def _next_wave(event: Tournament, now: datetime, again: bool) -> datetime | None:
     """What the pool left asks for: a returner's wait running out, a seat about to be freed (or a
-    seating refused, a pool bigger than one wave) soon; nothing if only the rules keep people apart."""
+    seating refused, a pool bigger than one wave) soon; at a table arena, the moment a table left
+    over may sit again (pairing.REPEAT_AFTER); nothing if only the rules keep people apart."""
     waiting = Entry.objects.filter(tournament=event, state=Entry.State.WAITING)
-    busy = waiting.filter(eligible_at__lte=now).filter(_busy_seat()).exists()
+    ready = waiting.filter(eligible_at__lte=now)
+    busy = ready.filter(_busy_seat()).exists()
     moments = [now + WAVE_RETRY] if again or busy else []
     later = waiting.filter(eligible_at__gt=now).aggregate(first=Min("eligible_at"))["first"]
     if later is not None:
         moments.append(later)
+    if event.is_table_arena and ready.count() >= event.seats:
+        repeat = timedelta(seconds=pairing.REPEAT_AFTER)
+        latest = ready.order_by("-eligible_at").values_list("eligible_at", flat=True).first()
+        if latest is not None and latest + repeat > now:
+            moments.append(latest + repeat)
     return min(moments, default=None)
 
 
 def remind_table(player_id: int, current_table_id: int | None) -> bool:
     """His tab opened a page while a pairing's table waits for him (he has not arrived): `match` again."""
-    pending = (TournamentGame.objects.filter(Q(player_a_id=player_id) | Q(player_b_id=player_id),
-                                             status=TournamentGame.Status.PENDING, table__isnull=False,
+    pending = (TournamentGame.objects.filter(TournamentGame.seating(player_id), status=TournamentGame.Status.PENDING,
+                                             table__isnull=False,
                                              table__status__in=(Table.Status.WAITING, Table.Status.COUNTDOWN)))
     if current_table_id is not None:
         pending = pending.exclude(table_id=current_table_id)
@@ -222,9 +250,9 @@ def fire_reminder(pairing_id: int) -> None:
 
 
 def arrived(player_id: int, table_id: int) -> bool:
-    """He opened his tournament table: «Готово» is pressed for him (the 3-2-1 starts when both have)."""
+    """He opened his tournament table: «Готово» is pressed for him (the 3-2-1 starts when all have)."""
     found = TournamentGame.objects.filter(table_id=table_id, status=TournamentGame.Status.PENDING).first()
-    if found is None or player_id not in (found.player_a_id, found.player_b_id):
+    if found is None or player_id not in found.player_ids():
         return False
     player = Player.objects.filter(pk=player_id).first()
     try:
