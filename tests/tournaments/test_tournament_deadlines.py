@@ -19,12 +19,15 @@ from tournaments.models import Entry, ScheduleRow, Tournament, TournamentGame
 pytestmark = pytest.mark.django_db
 
 
-def _sweep_until(predicate, timeout: float = 5.0) -> None:
+def _sweep_until(predicate, timeout: float = 30.0) -> None:
+    """Sweep until `predicate` holds (a bound for a stuck test, not a speed check: a loaded host may
+    take seconds a sweep); a failure says what the sweeps fired."""
     end = time.monotonic() + timeout
+    fired: list = []
     while not predicate():
         if time.monotonic() > end:
-            raise AssertionError(f"the registry's sweep did not bring {predicate} about within {timeout} s")
-        deadlines.sweep()
+            raise AssertionError(f"the registry's sweep did not bring {predicate} about; it fired {fired[-10:]}")
+        fired.extend(deadlines.sweep())
 
 
 def _fall_due(event, column: str) -> None:

@@ -13,7 +13,8 @@ from durak_site.errors import ServiceError
 from game import services as game_services
 from game.models import Game
 from lobby.models import Seat, Table
-from tests.tournaments.helpers import join_all, play_out, resign, start
+from tests.game.helpers import play_out
+from tests.tournaments.helpers import join_all, resign, start
 from tournaments import pairing, scoring, services
 from tournaments.models import Entry, Tournament, TournamentGame, TournamentSeat
 
