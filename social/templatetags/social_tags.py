@@ -97,6 +97,7 @@ def site_socket(context) -> dict:
         "requeued": _("Someone did not come: back to the search, at the head of the queue."),
         "no_show": _("You did not come to the table in time: the search has ended."),
         "search_ended": _("The search has ended."),
+        "partner_left_search": _("Your party partner left the search: the search has ended."),
         "invitation": _("%(nick)s invites you to the table “%(table)s”"),
         "accept": _("Accept"), "decline": _("Decline"), "close": _("Close"),
         "friend_request": _("%(nick)s wants to be your friend"),

@@ -90,3 +90,21 @@ def test_party_invitations_are_rate_limited(make_player, online, monkeypatch):
              for g in guests]
     assert codes[:-1] == [None] * party.INVITES_PER_MINUTE and codes[-1] == "social_too_many"
     assert PartyInvitation.objects.filter(host=host).count() == party.INVITES_PER_MINUTE
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("ru", "Поиск завершён: вашего напарника по группе больше нет в поиске."),
+    ("en", "Your party partner left the search: the search has ended."),
+])
+def test_the_site_news_words_say_the_partner_left_the_search(make_player, lang, words):
+    """site.js shows this sentence, not the generic one, for a `search_ended` frame whose reason is
+    "partner" (social/queue.py): the page carries it in the player's language."""
+    import json
+    import re
+
+    page = _client(make_player()).get("/people/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    found = re.search(r'<script id="site-i18n" type="application/json">(.*?)</script>', page, re.S)
+    assert found is not None
+    strings = json.loads(found.group(1))
+    assert strings["partner_left_search"] == words
+    assert strings["partner_left_search"] != strings["search_ended"]

@@ -122,6 +122,9 @@ function drawSearch(search) {
 const NEWS = new Set(["match", "requeued", "search_ended", "invitation", "invitation_answered", "invitation_accepted",
   "invitation_declined", "invitation_withdrawn", "friend_request", "friend_accepted"]);
 
+// why a search ended, when the frame says (social/queue.py): his no-show, or his party's partner left
+const ENDED = { no_show: T.no_show, partner: T.partner_left_search };
+
 function onMessage(msg) {
   if (!msg || typeof msg.type !== "string") return;
   const shared = (pageSocket() || {}).path !== SITE_PATH; // the page's socket is a table's
@@ -133,7 +136,7 @@ function onMessage(msg) {
     case "match": matched(msg.url, true); break;
     case "requeued": notice(T.requeued, [], 5000); go(msg.url); break;
     case "search_ended":
-      notice(msg.reason === "no_show" ? T.no_show : T.search_ended, [], 6000);
+      notice(ENDED[msg.reason] || T.search_ended, [], 6000);
       if (document.querySelector("[data-searching]")) setTimeout(() => location.reload(), 1500);
       break;
     case "invitation": invitation(msg); break;
