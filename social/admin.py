@@ -1,8 +1,10 @@
-"""Moderators see blocks (private to everyone else), friendships, the queue, dodges and invitations."""
+"""Moderators see blocks (private to everyone else), friendships, the queue, dodges, invitations and
+parties."""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
-from .models import Block, Dodge, Friendship, Invitation, SearchRequest
+from .models import Block, Dodge, Friendship, Invitation, Party, SearchRequest
 
 
 @admin.register(Block)
@@ -47,4 +49,27 @@ class DodgeAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Party)
+class PartyAdmin(admin.ModelAdmin):
+    """Read only: social.party is the only writer (a deleted row would strand its PartyMember places)."""
+
+    list_display = ("leader", "partner", "status", "created_at", "ended_at")
+    list_filter = ("status",)
+    search_fields = ("leader__nick", "member__nick")
+    list_select_related = ("leader", "member")
+
+    @admin.display(description=_("partner"), ordering="member__nick")
+    def partner(self, obj: Party) -> object:
+        return obj.member
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
         return False

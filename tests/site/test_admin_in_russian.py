@@ -43,6 +43,7 @@ TITLES = {
     "social.searchrequest": "заявку на поиск игры",
     "social.invitation": "приглашение",
     "social.dodge": "уклонение",
+    "social.party": "группу",
     "tournaments.tournament": "турнир",
     "tournaments.entry": "участие в турнире",
     "tournaments.schedulerow": "турнир по расписанию",
