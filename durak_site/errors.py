@@ -162,6 +162,7 @@ CATALOGUE = {
     "invite_unavailable": _("This player cannot be invited now."),
     "invitation_not_found": _("There is no such invitation."),
     "invitation_expired": _("This invitation has expired."),
+    "invitation_not_yours": _("Only the player who sent this invitation can withdraw it."),
     "seat_unavailable": _("You cannot sit at this table."),
     "seat_reliable_only": _("The host accepts only reliable players at this table."),
     # a party of two (social/party.py, social/party_search.py)

@@ -295,6 +295,34 @@ def answer(guest, invitation_id, accept: bool) -> Invitation:
     return row
 
 
+def sent_by(host_id: int) -> list[Invitation]:
+    """The host's invitations still waiting for an answer (the friends page offers to withdraw them)."""
+    return list(Invitation.objects.filter(host_id=host_id, status=Invitation.Status.PENDING,
+                                          expires_at__gt=db_now()).select_related("guest", "table")
+                .order_by("-created_at"))
+
+
+def withdraw(host, invitation_id) -> Invitation:
+    """The host takes back a pending invitation: it ends as an expired one would, and the guest's
+    notice and friends-page row go (the `invitation_withdrawn` frame). Only the host may; to anyone
+    but host and guest the invitation does not exist."""
+    _require_player(host)
+    with transaction.atomic():
+        try:
+            row = (Invitation.objects.select_for_update()
+                   .filter(Q(host=host) | Q(guest=host)).get(pk=int(invitation_id)))
+        except (Invitation.DoesNotExist, TypeError, ValueError):
+            raise ServiceError("invitation_not_found") from None
+        if row.host_id != host.pk:
+            raise ServiceError("invitation_not_yours")
+        if row.status != Invitation.Status.PENDING or row.expires_at <= db_now():
+            raise ServiceError("invitation_expired")
+        row.status = Invitation.Status.EXPIRED
+        row.save(update_fields=["status"])
+        notify.tell(row.guest_id, "invitation_withdrawn", id=row.pk, nick=host.nick, renewed=False)
+    return row
+
+
 def on_player_banned(sender, player_id: int, **kwargs) -> None:
     """accounts.signals.player_banned: his pending invitations, sent or received, are withdrawn
     (each guest's notice goes away); ``queue.on_player_banned`` ends his search."""

@@ -22,4 +22,5 @@ urlpatterns = [
     path("people/<int:player_id>/invite/", views.invite, name="invite"),
     path("people/tables/<int:table_id>/reliable/", views.reliable_only, name="reliable_only"),
     path("people/invitations/<int:invitation_id>/", views.invitation, name="invitation"),
+    path("people/invitations/<int:invitation_id>/withdraw/", views.invitation_withdraw, name="invitation_withdraw"),
 ]

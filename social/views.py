@@ -184,7 +184,7 @@ def friends(request: HttpRequest) -> HttpResponse:
     return render(request, "social/friends.html", {
         "friends": rows, "incoming": view["incoming"], "outgoing": view["outgoing"], "blocked": blocked,
         "friends_only": people.invites_friends_only(me), "invitations": invitations,
-        "party_invitations": party.pending_for(me)})
+        "party_invitations": party.pending_for(me), "sent_invitations": people.sent_by(me)})
 
 
 def player(request: HttpRequest, player_id: int) -> HttpResponse:
@@ -247,6 +247,15 @@ def invitation(request: HttpRequest, invitation_id: int) -> HttpResponse | None:
     row = people.answer(request.user, invitation_id, op == "accept")
     if op == "accept":
         return redirect("lobby:table", row.table_id)
+    return None
+
+
+@_guarded
+def invitation_withdraw(request: HttpRequest, invitation_id: int) -> HttpResponse | None:
+    """The host takes back an invitation he sent (social.people.withdraw)."""
+    people.withdraw(request.user, invitation_id)
+    if request.headers.get("Accept", "").startswith("application/json"):
+        return JsonResponse({"ok": True})
     return None
 
 
