@@ -137,6 +137,17 @@ CATALOGUE = {
     "chat_not_host": _("Only the table's host may change the chat settings."),
     "chat_bad_setting": _("That chat setting is not understood."),
     "chat_bad_period": _("Choose how long the mute lasts."),
+    # messages between friends (letters.services)
+    "letter_empty": _("Write something first."),
+    "letter_too_long": _("A message may be at most %(max)s characters long."),
+    "letter_bad_text": _("A message must be plain text."),
+    "letter_not_friend": _("You can write only to your friends."),
+    "letter_too_often": _("Too often: wait a few seconds before writing again."),
+    "letter_too_many": _("You have written many messages this hour: try again later."),
+    "letter_not_found": _("That message does not exist any more."),
+    "letter_own": _("You cannot report your own message."),
+    "letter_bad_reason": _("Give a reason of at most %(max)s characters."),
+    "letter_report_too_often": _("You have sent many reports: the moderators are reading them; try again later."),
     # game analysis (analysis.services)
     "analysis_login": _("Sign in to ask for an analysis."),
     "analysis_not_over": _("Only a finished game can be analysed."),

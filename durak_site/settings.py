@@ -98,6 +98,7 @@ INSTALLED_APPS = [
     "social",
     "tournaments",
     "chat",
+    "letters",  # messages between friends
     "notifications",
 ]
 

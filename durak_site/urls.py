@@ -22,6 +22,7 @@ urlpatterns = [
     path("analysis/", include("analysis.urls")),
     path("notifications/", include("notifications.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("messages/", include("letters.urls")),
     path("", include("social.urls")),
     path("", views.home, name="home"),
 ]

@@ -1,7 +1,8 @@
 """Where the news that may become a push comes from, wired in NotificationsConfig.ready().
 
 - social's personal news (social.notify.on_news): an invitation, a match found, a friend request,
-  a tournament he joined starting in a minute (the tournaments app tells it through social);
+  a tournament he joined starting in a minute (the tournaments app tells it through social), a
+  friend's private message (the letters app tells it through social);
 - the game's turns (game.turn_news): «Ваш ход» to the awaited people whose tabs do not show the
   table; the turn's thread only puts the news on a queue, a dispatcher thread reads the cache and
   asks for the pushes, so a move never waits on the cache for this;
@@ -29,7 +30,7 @@ log = logging.getLogger(__name__)
 
 # social's news kinds (the tournaments app tells its players through social too) → our kinds
 SOCIAL_KINDS = {"invitation": "invitation", "match": "match", "friend_request": "friend_request",
-                "tournament_soon": "event_start"}
+                "tournament_soon": "event_start", "letter": "letter"}
 VISIBILITY_EVERY = 1.0  # seconds: reports closer together than this from one socket are ignored
 
 

@@ -29,7 +29,7 @@ class Message:
         return {"title": self.title, "body": self.body, "url": self.url, "tag": self.topic, "vibrate": self.vibrate}
 
 
-KINDS = ("your_turn", "invitation", "match", "friend_request", "analysis_done", "event_start")
+KINDS = ("your_turn", "invitation", "match", "friend_request", "analysis_done", "event_start", "letter")
 
 
 def your_turn(data: dict) -> Message:
@@ -77,8 +77,20 @@ def event_start(data: dict) -> Message:
                    topic=f"event-{data.get('tournament', 0)}", ttl=60, urgency="high", vibrate=True)
 
 
+def letter(data: dict) -> Message:
+    """A friend's private message (the letters app tells it through social): who and its start."""
+    raw = data.get("letter")
+    letter_data = raw if isinstance(raw, dict) else {}
+    text = str(letter_data.get("text", ""))
+    return Message(title=_("A message from a friend"),
+                   body=_("%(nick)s: %(text)s") % {"nick": letter_data.get("nick", ""),
+                                                   "text": text if len(text) <= 120 else text[:119] + "…"},
+                   url=str(data.get("url") or "/"), topic=f"letter-{data.get('partner', 0)}",
+                   ttl=24 * 60 * 60, urgency="normal")
+
+
 WORDING = {"your_turn": your_turn, "invitation": invitation, "match": match, "friend_request": friend_request,
-           "analysis_done": analysis_done, "event_start": event_start}
+           "analysis_done": analysis_done, "event_start": event_start, "letter": letter}
 
 
 def message(kind: str, data: dict) -> Message:

@@ -40,6 +40,7 @@ class NotificationSettings(models.Model):
     friend_request = models.BooleanField(default=False)
     analysis_done = models.BooleanField(default=False)
     event_start = models.BooleanField(default=False)  # a tournament he joined starts in a minute
+    letter = models.BooleanField(default=False)  # a friend's private message (the letters app)
     sound = models.BooleanField(default=False)  # in the page: a chime for «Ваш ход» and a match found
     vibrate = models.BooleanField(default=False)  # in the page: a short vibration for the same
 

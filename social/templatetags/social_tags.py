@@ -11,7 +11,7 @@ from game.models import GameSeat
 from lobby import services as lobby_services
 from lobby.models import Seat
 
-from .. import dodges, matching, presence, queue, reliability, site_hooks
+from .. import dodges, matching, pages, presence, queue, reliability, site_hooks
 from ..models import TableRequirement
 
 register = template.Library()
@@ -20,6 +20,13 @@ register = template.Library()
 @register.simple_tag(takes_context=True)
 def online_summary(context) -> dict:
     return presence.summary_for(context.get("user"))
+
+
+@register.simple_tag
+def person_panels(place: str) -> tuple[str, ...]:
+    """The templates the apps above add at `place` of the people pages (social.pages):
+    `{% person_panels "friend" as panels %}{% for name in panels %}{% include name %}{% endfor %}`."""
+    return pages.person_panels(place)
 
 
 @register.simple_tag

@@ -30,6 +30,7 @@ TITLES = {
     "chat.chatmute": "запрет чата",
     "chat.moderationlog": "запись журнала модерации",
     "game.game": "партию",
+    "letters.report": "жалобу на личное сообщение",
     "lobby.table": "стол",
     "ratings.gamerecord": "итог партии",
     "ratings.ratingchange": "изменение рейтинга",

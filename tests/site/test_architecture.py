@@ -12,7 +12,8 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("accounts", "lobby", "game", "ratings", "analysis", "social", "tournaments", "chat", "notifications")
+APPS = ("accounts", "lobby", "game", "ratings", "analysis", "social", "tournaments", "chat", "letters",
+        "notifications")
 # what each layer may import besides itself (game.engine is its own layer: a pure library)
 ALLOWED: dict[str, set[str]] = {
     "game.engine": set(),
@@ -25,6 +26,7 @@ ALLOWED: dict[str, set[str]] = {
     "social": {"durak_site", "accounts", "lobby", "game", "ratings", "game.engine"},
     "tournaments": {"durak_site", "accounts", "lobby", "game", "ratings", "social", "game.engine"},
     "chat": {"durak_site", "accounts", "lobby", "game", "ratings", "social", "tournaments", "game.engine"},
+    "letters": {"durak_site", "accounts", "lobby", "game", "ratings", "social", "tournaments", "chat", "game.engine"},
     "notifications": {"durak_site", "accounts", "lobby", "game", "ratings", "analysis", "social", "game.engine"},
 }
 # the wiring modules: they put every app together, so they may import any of them

@@ -10,7 +10,8 @@ import pytest
 
 from tests.site.test_gender_neutral_texts import ROOT
 
-APPS = ("accounts", "analysis", "chat", "game", "lobby", "ratings", "social", "notifications", "tournaments", ".")
+APPS = ("accounts", "analysis", "chat", "game", "lobby", "ratings", "social", "notifications", "tournaments",
+        "letters", ".")
 GENDERED = re.compile(r"\b(?:he|him|his|himself|she|her|herself)\b", re.I)
 
 

@@ -14,7 +14,7 @@ from durak_site.errors import CATALOGUE, ServiceError, message_for
 from game import engine
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ("accounts", "lobby", "game", "ratings", "analysis", "social", "chat", "durak_site")
+APPS = ("accounts", "lobby", "game", "ratings", "analysis", "social", "chat", "letters", "durak_site")
 
 
 def _raised_codes() -> set[str]:

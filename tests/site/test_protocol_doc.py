@@ -18,7 +18,7 @@ DOC = (ROOT / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
 CONSUMERS = (ROOT / "game" / "consumers.py", ROOT / "social" / "consumers.py")  # the table and the site socket
 # modules (or packages) that build what a table socket sends, or the channel-layer events it handles
 SENDERS = ("game/consumers.py", "game/frames.py", "chat/socket.py", "chat/services.py", "chat/services",
-           "lobby/services.py", "lobby/services", "accounts/sessions.py", "social")
+           "lobby/services.py", "lobby/services", "accounts/sessions.py", "social", "letters")
 # helpers whose argument names the type of the frame they send: (function name, argument index)
 FRAME_HELPERS = {"_event": 0, "tell": 1, "tell_many": 1}
 # modules that also send channel-layer events (a type with a dot) among other dicts with a "type"

@@ -1,0 +1,62 @@
+"""The letters' marks on other pages: the unread badge at «Друзья» (base.html), «Написать» with a
+friend's unread count (the social people pages' panels) and the live script's words."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import template
+from django.utils.translation import gettext as _
+
+from letters import services
+
+register = template.Library()
+
+
+def _user_id(context: Any) -> int | None:
+    user = context.get("user")
+    return user.pk if user is not None and user.is_authenticated else None
+
+
+@register.simple_tag(takes_context=True)
+def letters_unread(context: Any) -> int:
+    """His unread letters over every conversation (read once per page)."""
+    request, player_id = context.get("request"), _user_id(context)
+    if player_id is None:
+        return 0
+    if request is None:
+        return services.unread_total(player_id)
+    if not hasattr(request, "_letters_unread"):
+        request._letters_unread = services.unread_total(player_id)
+    return int(request._letters_unread)
+
+
+@register.simple_tag(takes_context=True)
+def unread_from(context: Any, partner_id: int) -> int:
+    """His unread letters from one player (the friends page reads all of them once)."""
+    request, player_id = context.get("request"), _user_id(context)
+    if player_id is None:
+        return 0
+    by_partner = getattr(request, "_letters_by_partner", None)
+    if by_partner is None:
+        by_partner = services.unread_by_partner(player_id)
+        if request is not None:
+            request._letters_by_partner = by_partner
+    return int(by_partner.get(partner_id, 0))
+
+
+@register.inclusion_tag("letters/live.html")
+def letters_live() -> dict[str, Any]:
+    """The script that shows arriving letters on every page (a notice, the badges), and its words
+    with the catalogue's %(nick)s as the pages' fmt fills it ({nick})."""
+    words = {"toast": _("%(nick)s writes: %(text)s"), "open": _("Open"), "close": _("Close"),
+             "failed": _("The message could not be sent: check the connection and try again."),
+             "reported": _("Thank you: the moderators will read the conversation.")}
+    return {"strings": {key: re.sub(r"%\((\w+)\)s", r"{\1}", str(text)) for key, text in words.items()}}
+
+
+@register.inclusion_tag("letters/nav_badge.html", takes_context=True)
+def letters_badge(context: Any) -> dict[str, Any]:
+    """The unread count at «Друзья» in the site's menu (hidden at zero; live.js keeps it)."""
+    return {"n": letters_unread(context)}
