@@ -1,0 +1,105 @@
+"""The letters' pages without a script: the conversation and its form, the list of conversations,
+«Написать» on the friends page and a friend's card, the unread badge at «Друзья», the push switch."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from letters import services
+from letters.models import Letter
+from social import people
+from tests.letters.conftest import make_player
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(player) -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE="ru")
+    client.force_login(player)
+    return client
+
+
+def _badge(html: str, attr: str = "data-letters-unread") -> str | None:
+    """The count in the first badge marked `attr`, or None when it is hidden."""
+    found = re.search(rf'<span class="letters-badge" {attr}( hidden)?>.*?<span data-n>(\d+)</span>', html, re.S)
+    assert found, html
+    return None if found.group(1) else found.group(2)
+
+
+def test_signed_out_visitors_are_sent_to_sign_in(client):
+    assert client.get("/messages/").status_code == 302
+    assert client.post("/messages/1/", {"text": "hi"}).status_code == 302
+
+
+def test_the_form_writes_without_a_script_and_a_refusal_comes_back_as_a_message(friends):
+    a, b = friends
+    client = _client(a)
+    answer = client.post(f"/messages/{b.pk}/", {"text": "привет"})
+    assert answer.status_code == 302 and answer["Location"] == f"/messages/{b.pk}/"
+    refused = client.post(f"/messages/{b.pk}/", {"text": "   "}, follow=True)
+    assert "Сначала напишите что-нибудь." in refused.content.decode()
+    assert list(Letter.objects.values_list("text", flat=True)) == ["привет"]
+
+
+def test_the_conversation_page_shows_the_letters_and_reads_them(friends):
+    a, b = friends
+    services.send(b, a.pk, "как дела?")
+    html = _client(a).get(f"/messages/{b.pk}/").content.decode()
+    assert "как дела?" in html and 'id="letters-form"' in html
+    assert "В переписке хранятся только последние 100 сообщений." in html
+    assert "Пожаловаться" in html and "И заблокировать: Боря" in html
+    assert services.unread_total(a.pk) == 0  # opening the page read it
+
+
+def test_a_stranger_gets_the_page_without_a_form(friends):
+    a, _b = friends
+    stranger = make_player("Чужой")
+    html = _client(stranger).get(f"/messages/{a.pk}/").content.decode()
+    assert "Писать можно только друзьям." in html and 'id="letters-form"' not in html
+    assert _client(stranger).get("/messages/999999999/").status_code == 404
+
+
+def test_the_friends_page_and_the_menu_show_the_unread_letters(friends):
+    a, b = friends
+    services.send(b, a.pk, "раз")
+    services.send(b, a.pk, "два")
+    client = _client(a)
+    html = client.get("/people/").content.decode()
+    assert f'href="/messages/{b.pk}/" data-letters-from="{b.pk}">Написать' in html
+    assert _badge(html) == "2"  # at «Друзья» in the menu
+    assert f'href="/messages/"' in html
+    client.get(f"/messages/{b.pk}/")
+    assert _badge(client.get("/people/").content.decode()) is None
+
+
+def test_the_card_offers_a_letter_to_a_friend_only(friends):
+    a, b = friends
+    stranger = make_player("Чужой")
+    client = _client(a)
+    assert f'href="/messages/{b.pk}/"' in client.get(f"/people/{b.pk}/").content.decode()
+    assert "/messages/" not in client.get(f"/people/{stranger.pk}/").content.decode().split("<main")[1]
+
+
+def test_the_list_of_conversations_shows_the_newest_first(friends):
+    a, b = friends
+    c = make_player("Вика")
+    people.request_friend(a, c.pk)
+    people.accept_friend(c, a.pk)
+    services.send(b, a.pk, "от Бори")
+    services.send(c, a.pk, "от Вики")
+    html = _client(a).get("/messages/").content.decode()
+    assert html.index("Вика") < html.index("Боря") and "от Вики" in html
+
+
+def test_the_settings_offer_a_push_for_a_friends_letter(friends, settings):
+    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = "pub", "priv"
+    a, _b = friends
+    client = _client(a)
+    assert "мне пишет друг" in client.get("/accounts/profile/").content.decode()
+    client.post("/notifications/settings/", {"letter": "on"})
+    from notifications import services as push
+
+    assert push.wants(a.pk, "letter") and not push.wants(a.pk, "friend_request")
