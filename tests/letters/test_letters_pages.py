@@ -68,9 +68,9 @@ def test_the_friends_page_and_the_menu_show_the_unread_letters(friends):
     services.send(b, a.pk, "два")
     client = _client(a)
     html = client.get("/people/").content.decode()
-    assert f'href="/messages/{b.pk}/" data-letters-from="{b.pk}">Написать' in html
+    assert f'href="/messages/{b.pk}/" data-letters-from="{b.pk}"><span>Написать<span class="visually-hidden">— Боря' in html
     assert _badge(html) == "2"  # at «Друзья» in the menu
-    assert f'href="/messages/"' in html
+    assert 'href="/messages/"' in html
     client.get(f"/messages/{b.pk}/")
     assert _badge(client.get("/people/").content.decode()) is None
 

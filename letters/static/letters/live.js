@@ -82,7 +82,7 @@ function append(letter) {
 function markRead() {
   if (document.visibilityState !== "visible") { state.unseen = true; return; }
   state.unseen = false;
-  post(page.dataset.readUrl, new FormData()).then((d) => { if (d && d.ok) setUnread(d.unread); });
+  post(page.dataset.readUrl, null).then((d) => { if (d && d.ok) setUnread(d.unread); });
 }
 
 async function catchUp() {
