@@ -13,6 +13,7 @@ from .conversations import (
     pair,
     payload,
     send,
+    unread_badge,
     unread_by_partner,
     unread_total,
 )
@@ -29,5 +30,5 @@ from .reports import (
 __all__ = [
     "BURST", "HOURLY", "REPORT_DAILY_LIMIT", "REPORT_LIMIT", "ban_author", "clean_text", "close_report",
     "conversation_of", "conversations_of", "delete_letter", "history", "mark_read", "may_write", "mute_author",
-    "page_url", "pair", "payload", "report", "send", "unread_by_partner", "unread_total",
+    "page_url", "pair", "payload", "report", "send", "unread_badge", "unread_by_partner", "unread_total",
 ]

@@ -16,6 +16,7 @@ import unicodedata
 from datetime import timedelta
 from typing import Any
 
+from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import Case, Count, F, IntegerField, Q, Subquery, Sum, When
 from django.urls import reverse
@@ -35,6 +36,7 @@ HOURLY = (60, 60 * 60)  # ... and 60 an hour
 PREVIEW = 80  # characters of the newest letter kept for the list of conversations
 WRITER_LOCK_CLASS = 0x4C657474  # pg_advisory_xact_lock(class, player id): one letter writer per player
 RAW_LIMIT = MAX_LENGTH * 4  # characters read at all (longer is refused before any work)
+UNREAD_KEY = "letters:unread:{}"  # his unread total in the shared cache, for the menu's badge
 
 
 def plain_text(text: str) -> str:
@@ -143,7 +145,9 @@ def send(author: Any, other_id: object, text: object) -> Letter:
         kept = Letter.objects.filter(conversation=conversation).order_by("-id").values("id")[HISTORY - 1:HISTORY]
         Letter.objects.filter(conversation=conversation, id__lt=Subquery(kept)).delete()
         shown_letter = payload(letter, author.nick)
-        notify.tell(other.pk, "letter", partner=author.pk, letter=shown_letter, unread=unread_total(other.pk),
+        unread = unread_total(other.pk)
+        _remember_unread(other.pk, unread)
+        notify.tell(other.pk, "letter", partner=author.pk, letter=shown_letter, unread=unread,
                     url=page_url(author.pk))
         # his other tabs show what he wrote (no push: that is the recipient's alone)
         realtime.send_on_commit([(notify.site_group(author.pk), notify.news_event(
@@ -181,6 +185,7 @@ def mark_read(player: Any, other_id: object) -> int:
     with transaction.atomic():
         changed = Conversation.objects.filter(low_id=low, high_id=high, **{f"{field}__gt": 0}).update(**{field: 0})
         total = unread_total(player.pk)
+        _remember_unread(player.pk, total)
         if changed:
             notify.tell(player.pk, "letters_read", partner=other.pk, unread=total)
     return total
@@ -190,6 +195,22 @@ def _unblocked(player_id: int) -> Q:
     """Conversations whose other player he has not blocked (their letters never reach him)."""
     blocked = Block.objects.filter(blocker_id=player_id).values("blocked_id")
     return ~Q(low_id__in=blocked, high_id=player_id) & ~Q(high_id__in=blocked, low_id=player_id)
+
+
+def _remember_unread(player_id: int, total: int) -> None:
+    """Once the transaction commits: the menu's badge reads his total from the shared cache, so
+    no page pays a statement for it (no key: none unread). Written with every letter, every read
+    and every page that counts them from the rows, so a block or a lost cache mends itself there."""
+    key = UNREAD_KEY.format(player_id)
+    transaction.on_commit(lambda: cache.set(key, total, None) if total else cache.delete(key))
+
+
+def unread_badge(player_id: int) -> int:
+    """The menu's count: the shared cache's, kept by the writers above."""
+    try:
+        return int(cache.get(UNREAD_KEY.format(player_id)) or 0)
+    except (TypeError, ValueError):
+        return 0
 
 
 def unread_total(player_id: int) -> int:
@@ -205,17 +226,23 @@ def unread_by_partner(player_id: int) -> dict[int, int]:
     """{other player's id: letters from him not read yet}, for the friends page."""
     rows = (Conversation.objects.filter(Q(low_id=player_id, low_unread__gt=0) | Q(high_id=player_id, high_unread__gt=0))
             .filter(_unblocked(player_id)).values_list("low_id", "high_id", "low_unread", "high_unread"))
-    return {(high if low == player_id else low): (low_n if low == player_id else high_n)
-            for low, high, low_n, high_n in rows}
+    found = {(high if low == player_id else low): (low_n if low == player_id else high_n)
+             for low, high, low_n, high_n in rows}
+    _remember_unread(player_id, sum(found.values()))
+    return found
 
 
 def conversations_of(player_id: int) -> list[dict[str, Any]]:
     """His conversations, the newest letter first: the other player, unread count and a preview."""
     rows = (Conversation.objects.filter(Q(low_id=player_id) | Q(high_id=player_id), last_at__isnull=False)
             .filter(_unblocked(player_id)).select_related("low", "high").order_by("-last_at")[:HISTORY])
-    out = []
+    out: list[dict[str, Any]] = []
+    unread = 0
     for c in rows:
         mine = c.low_id == player_id
+        unread += c.low_unread if mine else c.high_unread
         out.append({"other": c.high if mine else c.low, "unread": c.low_unread if mine else c.high_unread,
                     "last_at": c.last_at, "preview": c.last_shown, "last_mine": c.last_author_id == player_id})
+    if len(rows) < HISTORY:  # every conversation was read: the badge's total can be mended
+        _remember_unread(player_id, unread)
     return out

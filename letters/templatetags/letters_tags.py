@@ -21,29 +21,34 @@ def _user_id(context: Any) -> int | None:
 
 @register.simple_tag(takes_context=True)
 def letters_unread(context: Any) -> int:
-    """His unread letters over every conversation (read once per page)."""
+    """His unread letters over every conversation, as the shared cache keeps them (no statement)."""
+    player_id = _user_id(context)
+    return services.unread_badge(player_id) if player_id is not None else 0
+
+
+def _by_partner(context: Any) -> dict[int, int]:
+    """{friend: unread letters from him}, read from the rows once per page."""
     request, player_id = context.get("request"), _user_id(context)
     if player_id is None:
-        return 0
-    if request is None:
-        return services.unread_total(player_id)
-    if not hasattr(request, "_letters_unread"):
-        request._letters_unread = services.unread_total(player_id)
-    return int(request._letters_unread)
+        return {}
+    found = getattr(request, "_letters_by_partner", None)
+    if found is None:
+        found = services.unread_by_partner(player_id)
+        if request is not None:
+            request._letters_by_partner = found
+    return dict(found)
 
 
 @register.simple_tag(takes_context=True)
 def unread_from(context: Any, partner_id: int) -> int:
-    """His unread letters from one player (the friends page reads all of them once)."""
-    request, player_id = context.get("request"), _user_id(context)
-    if player_id is None:
-        return 0
-    by_partner = getattr(request, "_letters_by_partner", None)
-    if by_partner is None:
-        by_partner = services.unread_by_partner(player_id)
-        if request is not None:
-            request._letters_by_partner = by_partner
-    return int(by_partner.get(partner_id, 0))
+    """His unread letters from one player (the friends page)."""
+    return int(_by_partner(context).get(partner_id, 0))
+
+
+@register.simple_tag(takes_context=True)
+def unread_counted(context: Any) -> int:
+    """His unread letters in all, counted from the rows (the friends page, which reads them anyway)."""
+    return sum(_by_partner(context).values())
 
 
 @register.inclusion_tag("letters/live.html")
