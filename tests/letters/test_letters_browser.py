@@ -1,7 +1,8 @@
 """Two friends write to each other in real browsers against the real stack (daphne, the site
 socket, the database): letters arrive live on the open conversation, as a notice with the unread
 badge on any other page; bad input is answered in the catalogue's words; after a block the blocked
-player's letters never arrive. Screenshots on a phone (320 and 390 px) and a desktop, ru and en."""
+player's letters never arrive. Screenshots on a phone (320 and 390 px) and a desktop, ru and en; axe and the focus rings on the
+desktop pages."""
 
 from __future__ import annotations
 
@@ -133,6 +134,8 @@ def test_the_pages_fit_a_small_phone_and_a_desktop(asgi_live_server, transaction
                               "ok"]):
         author, other = (b, a) if k % 2 == 0 else (a, b)
         services.send(author, other.pk, text)
+    from tests.a11y.test_axe import focus_rings, violations
+
     phone, page = _page(browser, asgi_live_server, a, width=320, mobile=True, locale=locale)
     desk, wide = _page(browser, asgi_live_server, a, locale=locale)
     try:
@@ -142,9 +145,13 @@ def test_the_pages_fit_a_small_phone_and_a_desktop(asgi_live_server, transaction
             assert _fits(shown)
             kind = f"phone-{width}" if width else "desktop"
             shown.screenshot(path=str(screenshot_dir / f"letters-conversation-{kind}-{lang}.png"))
+            if not width:  # axe and the keyboard's focus rings, once per language
+                assert violations(shown) == [] and focus_rings(shown, 30) == []
             shown.goto("/messages/")
             assert _fits(shown)
             shown.screenshot(path=str(screenshot_dir / f"letters-inbox-{kind}-{lang}.png"))
+            if not width:
+                assert violations(shown) == []
         page.goto("/people/")
         assert _fits(page)
         page.screenshot(path=str(screenshot_dir / f"letters-friends-phone-320-{lang}.png"))

@@ -124,3 +124,18 @@ def test_the_settings_offer_a_push_for_a_friends_letter(friends, settings):
     from notifications import services as push
 
     assert push.wants(a.pk, "letter") and not push.wants(a.pk, "friend_request")
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_letters_pages_read_in_one_language(db, lang):
+    from tests.site.test_language_sweep_browser import foreign, visible_text, without
+
+    a, b = make_player("Tester"), make_player("Marta")
+    people.request_friend(a, b.pk)
+    people.accept_friend(b, a.pk)
+    services.send(b, a.pk, "123")
+    client = Client(HTTP_ACCEPT_LANGUAGE=lang)
+    client.force_login(a)
+    for url in ("/messages/", f"/messages/{b.pk}/", "/people/", f"/people/{b.pk}/"):
+        text = without(visible_text(client.get(url).content.decode()), {"Tester", "Marta"})
+        assert foreign(text, lang) == [], (url, foreign(text, lang))
