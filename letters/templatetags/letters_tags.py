@@ -51,14 +51,14 @@ def unread_counted(context: Any) -> int:
     return sum(_by_partner(context).values())
 
 
-@register.inclusion_tag("letters/live.html")
-def letters_live() -> dict[str, Any]:
-    """The script that shows arriving letters on every page (a notice, the badges), and its words
-    with the catalogue's %(nick)s as the pages' fmt fills it ({nick})."""
+@register.simple_tag
+def letters_words() -> dict[str, str]:
+    """The words of the script that shows arriving letters on every page (a notice, the badges),
+    the catalogue's %(nick)s as the pages' fmt fills it ({nick})."""
     words = {"toast": _("%(nick)s writes: %(text)s"), "open": _("Open"), "close": _("Close"),
              "failed": _("The message could not be sent: check the connection and try again."),
              "reported": _("Thank you: the moderators will read the conversation.")}
-    return {"strings": {key: re.sub(r"%\((\w+)\)s", r"{\1}", str(text)) for key, text in words.items()}}
+    return {key: re.sub(r"%\((\w+)\)s", r"{\1}", str(text)) for key, text in words.items()}
 
 
 @register.inclusion_tag("letters/nav_badge.html", takes_context=True)

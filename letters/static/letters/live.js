@@ -1,4 +1,4 @@
-// Letters between friends, live on every signed-in page (base.html loads this module). A letter
+// Letters between friends, live on every signed-in page (a site panel: social/site_hooks.py). A letter
 // arrives on the page's one socket (static/site/socket.js: the site socket, or a table's, which
 // carries the site's news too) as `letter`: elsewhere it becomes a notice and moves the unread
 // badges; on that conversation's own page it joins the log, and is marked read while the page is
