@@ -159,6 +159,15 @@ def test_the_pages_fit_a_small_phone_and_a_desktop(asgi_live_server, transaction
         page.goto(f"/messages/{b.pk}/")
         page.locator(".letter-theirs summary").first.click()  # the report form opens in place
         page.screenshot(path=str(screenshot_dir / f"letters-report-phone-390-{lang}.png"))
+        form = page.locator(".letter-theirs form").first
+        form.locator("input[name=reason]").fill("spam")
+        form.locator("button[type=submit]").click()
+        thanks = {"ru": "Спасибо: модераторы прочитают переписку.",
+                  "en": "Thank you: the moderators will read the conversation."}[lang]
+        form.locator(".letter-report-result", has_text=thanks).wait_for()
+        from letters.models import Report
+
+        assert Report.objects.filter(reporter=a, reason="spam").count() == 1
         assert page.errors == [] and wide.errors == []
     finally:
         close(phone, desk)

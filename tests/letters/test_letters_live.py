@@ -103,3 +103,18 @@ async def test_bad_letters_over_http_are_refused_in_the_catalogues_words():
         assert (await sync(_post)(client_a, f"/messages/{b.pk}/", {"text": "hi"})).status_code == 200
     flood = await sync(_post)(client_a, f"/messages/{b.pk}/", {"text": "hi"})
     assert flood.json()["code"] == "letter_too_often"
+
+
+async def test_a_letter_reaches_a_friend_who_watches_a_table_on_its_one_socket():
+    from tests.game.helpers import close_quietly, make_table, open_socket, receive_until
+
+    a, b, _c = await sync(_people)()
+    client_a = await sync(signed_in)(a)
+    watched = await sync(make_table)(bots=["random", "random"])
+    comm, connected, _ = await open_socket(watched.pk, b)  # a table page: the table socket, no site socket
+    assert connected
+    await receive_until(comm, lambda f: f["type"] in ("state", "lobby"))
+    await sync(_post)(client_a, f"/messages/{b.pk}/", {"text": "ты за столом?"})
+    got = await receive_until(comm, lambda f: f["type"] == "letter")
+    assert got["partner"] == a.pk and got["letter"]["text"] == "ты за столом?"
+    await close_quietly(comm)

@@ -139,3 +139,20 @@ def test_the_letters_pages_read_in_one_language(db, lang):
     for url in ("/messages/", f"/messages/{b.pk}/", "/people/", f"/people/{b.pk}/"):
         text = without(visible_text(client.get(url).content.decode()), {"Tester", "Marta"})
         assert foreign(text, lang) == [], (url, foreign(text, lang))
+
+
+def test_a_report_from_the_page_without_a_script_and_with_a_block_from_the_script(friends):
+    from letters.models import Report
+
+    a, b = friends
+    first = services.send(b, a.pk, "гадость")
+    second = services.send(b, a.pk, "ещё гадость")
+    client = _client(a)
+    answer = client.post(f"/messages/{b.pk}/report/{first.pk}/", {"reason": "оскорбление"}, follow=True)
+    assert "Спасибо: модераторы прочитают переписку." in answer.content.decode()
+    refused = client.post(f"/messages/{b.pk}/report/{second.pk}/", {"reason": ""}, HTTP_ACCEPT="application/json")
+    assert refused.status_code == 400 and refused.json()["code"] == "letter_bad_reason"
+    blocked = client.post(f"/messages/{b.pk}/report/{second.pk}/", {"reason": "спам", "block": "1"},
+                          HTTP_ACCEPT="application/json")
+    assert blocked.json() == {"ok": True, "blocked": True}
+    assert Report.objects.count() == 2 and people.relation(a.pk, b.pk) == "blocked"
