@@ -18,7 +18,7 @@ from game import socket_hooks
 from lobby.services import INVITES_KEY
 from social import people
 
-from . import services
+from . import protocol, services
 
 
 def _invited(consumer) -> bool:
@@ -120,6 +120,7 @@ async def recheck(consumer, event: dict) -> None:
 
 
 def register() -> None:
+    protocol.register()  # the messages' definitions (chat/protocol.py)
     socket_hooks.on_connect(sync)
     socket_hooks.on_role_change(sync)
     socket_hooks.register("chat_send", on_send)

@@ -24,6 +24,7 @@ class GameConfig(AppConfig):
         from accounts.signals import player_banned
         from durak_site import logs, metrics
         from game import bots, services, socket_hooks, timers, views
+        from game.protocol import table as table_messages
         from lobby import pages
         from lobby.signals import table_closed
 
@@ -33,4 +34,5 @@ class GameConfig(AppConfig):
         player_banned.connect(services.on_player_banned, dispatch_uid="game.on_player_banned")
         metrics.register_reader(games_by_state)
         socket_hooks.on_connect(logs.bind_socket)  # a socket's player and game in structured logs
+        table_messages.register()  # the table socket's own messages (the apps above add theirs)
         timers.register_deadlines()  # turn, check, disconnect, countdown, rematch, inactive; derived ones

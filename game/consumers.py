@@ -25,6 +25,7 @@ import contextlib
 import json
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -38,9 +39,10 @@ from accounts import sessions
 from durak_site import close_codes, metrics, realtime
 from durak_site.db import in_thread
 from durak_site.errors import ServiceError, message_for
-from game import services, shutdown, socket_count, socket_hooks, socket_limits
+from game import protocol, services, shutdown, socket_count, socket_hooks, socket_limits
 from game import socket_calls as calls
 from game.flood import TokenBucket, first_republish
+from game.protocol.table import Ack, Action, Error, GameStarted, Lobby, Pong
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +85,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        """Every frame leaves through the schema's encoder (game/protocol): compact JSON, checked
+        against its definition while the tests run."""
+        return protocol.encode(protocol.TABLE, content)
 
     # ------------------------------------------------------------ connection
 
@@ -211,7 +219,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if info.get("frame") is not None:
             await self._send_frame(info["frame"], force=True)
         else:
-            await self.send_json({"type": "lobby", "version": info["table_version"]})
+            lobby: Lobby = {"type": "lobby", "version": info["table_version"]}
+            await self.send_json(lobby)
 
     async def _send_frame(self, frame: dict[str, Any], force: bool = False) -> None:
         if self._fresh(frame["game_id"], frame["version"], force):
@@ -295,36 +304,51 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         return False
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        if not isinstance(content, dict):
-            await self._error(None, "bad_message")
-            return
-        msg_id = content.get("id")
-        if not (msg_id is None or isinstance(msg_id, str)):
+        """Decode the message through the schema (game/protocol: a malformed one is refused with the
+        code of its first bad field and changes nothing), then dispatch it by type: the socket's own
+        (HANDLERS), else the app that registered it (game/socket_hooks.py)."""
+        msg_id = content.get("id") if isinstance(content, dict) else None
+        if not isinstance(msg_id, str):
             msg_id = None
-        kind = content.get("type")
-        if kind is not None:
-            if kind == "ping":
-                await self._ping()
-            elif kind in ("resync", "hello"):
-                await self._resync()
-            elif kind == "action" and "action" in content:
-                await self._action(content, msg_id)
-            elif socket_hooks.handles(kind):
-                if await self._session_ok():
-                    await socket_hooks.message(self, content)
-            else:
-                await self._error(msg_id, "unknown_type")
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind is None and isinstance(content, dict) and "action" in content:
+            kind = "action"  # the browser's moves carry no type
+        try:
+            spec, message = protocol.decode(protocol.TABLE, content, kind)
+        except protocol.Refused as refused:
+            await self._refuse_message(refused, msg_id)
             return
-        if "action" not in content:
+        handler = HANDLERS.get(spec.name)
+        if handler is not None:
+            await handler(self, message)
+        elif socket_hooks.handles(spec.name):
+            if await self._session_ok():
+                await socket_hooks.message(self, message)
+        else:  # declared, but no app that handles it is installed
             await self._error(msg_id, "unknown_type")
+
+    async def _refuse_message(self, refused: protocol.Refused, msg_id: str | None) -> None:
+        """A message its definition refuses: an `error` frame (a bad id is never echoed), or the
+        frame its app tells its refusals in (the chat's `chat_error`)."""
+        if refused.spec is not None and refused.spec.error_frame != "error":
+            with translation.override(self.lang):
+                message = message_for(refused.code)
+            await self.send_json({"type": refused.spec.error_frame, "code": refused.code, "message": message})
             return
-        await self._action(content, msg_id)
+        await self._error(None if refused.code == "bad_id" else msg_id, refused.code)
+
+    async def _on_ping(self, message: Any) -> None:
+        await self._ping()
+
+    async def _on_resync(self, message: Any) -> None:
+        await self._resync()
 
     async def _ping(self) -> None:
         """A heartbeat: answered with the last version this socket was sent. At most every few
         seconds it also re-checks the session, writes presence and checks the game's version: a
         frame lost with a dying process (committed, never sent) is resent here."""
-        await self.send_json({"type": "pong", "version": self.last_version[1] if self.game_id else None})
+        pong: Pong = {"type": "pong", "version": self.last_version[1] if self.game_id else None}
+        await self.send_json(pong)
         if time.monotonic() - self.last_beat < HEARTBEAT_EVERY:
             return
         self.last_beat = time.monotonic()
@@ -359,11 +383,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
         self.repair = asyncio.get_running_loop().create_task(later())
 
-    async def _action(self, content: dict[str, Any], msg_id: Any) -> None:
-        if not isinstance(msg_id, str):  # the shape only: game.services checks the id, version and action
-            await self._error(None, "bad_id")
-            return
-        version = content.get("version")
+    async def _action(self, move: Action) -> None:
+        """A move, its shape decoded (game.services checks the id's length, the version and the move)."""
+        msg_id, version = move["id"], move["version"]
         if self.game_id is None:
             await self._error(msg_id, "no_game")
             return
@@ -375,7 +397,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         try:
             try:
                 self.generation, reason, applied = await in_thread(calls.checked_move)(
-                    self.session_key, self.user, self.generation, self.game_id, version, msg_id, content.get("action"))
+                    self.session_key, self.user, self.generation, self.game_id, version, msg_id, move["action"])
             except ServiceError as exc:
                 metrics.move_refused(exc.code)
                 await self._error(None if exc.code == "bad_id" else msg_id, exc.code)  # never echo a bad id
@@ -386,8 +408,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 await self._end(reason)
                 return
             metrics.move_applied(applied.duplicate)
-            await self.send_json({"type": "ack", "id": msg_id, "version": applied.version,
-                                  "duplicate": applied.duplicate})
+            ack: Ack = {"type": "ack", "id": msg_id, "version": applied.version, "duplicate": applied.duplicate}
+            await self.send_json(ack)
             if applied.duplicate:  # a resend after a reconnect: that move's frames may have died with a process
                 await self._after_duplicate(applied.version)
         finally:
@@ -401,10 +423,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         elif self.last_version < (self.game_id, version):
             await self._resync()
 
-    async def _error(self, msg_id: Any, code: str) -> None:
+    async def _error(self, msg_id: str | None, code: str) -> None:
         with translation.override(self.lang):
             message = message_for(code)
-        await self.send_json({"type": "error", "id": msg_id, "code": code, "message": message})
+        error: Error = {"type": "error", "id": msg_id, "code": code, "message": message}
+        await self.send_json(error)
 
     # ------------------------------------------------------------ the session behind the socket
 
@@ -426,7 +449,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             ban_reason = await in_thread(sessions.ban_reason)(self.user.pk)
         with translation.override(self.lang):
             message = sessions.end_message(reason, ban_reason)
-        await self.send_json({"type": "error", "id": None, "code": reason, "message": message})
+        error: Error = {"type": "error", "id": None, "code": reason, "message": message}
+        await self.send_json(error)
         await self.close(code=sessions.close_code(reason))
 
     # ------------------------------------------------------------ sending, quietly when closed
@@ -451,7 +475,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     # ------------------------------------------------------------ channel-layer events
 
     async def lobby_changed(self, event: Any) -> None:
-        await self.send_json({"type": "lobby", "version": event.get("version")})
+        lobby: Lobby = {"type": "lobby", "version": event["version"]}
+        await self.send_json(lobby)
         if not self._same_role(event):
             await self._follow_role()
 
@@ -486,7 +511,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await socket_hooks.role_changed(self)
 
     async def game_started(self, event: Any) -> None:
-        await self.send_json({"type": "game_started", "game_id": event["game_id"]})
+        started: GameStarted = {"type": "game_started", "game_id": event["game_id"]}
+        await self.send_json(started)
         await self._follow_seat()
 
     async def _follow_seat(self) -> None:
@@ -524,3 +550,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if key is not None and key != self.session_key:
             return  # another device logged out; this socket's session stands
         await self._end(event.get("reason") or sessions.SESSION_ENDED)
+
+
+# The socket's own messages by type (game/protocol/table.py declares them); the apps' go through
+# game/socket_hooks.py.
+HANDLERS: dict[str, Callable[[TableConsumer, Any], Awaitable[None]]] = {
+    "ping": TableConsumer._on_ping,
+    "resync": TableConsumer._on_resync,
+    "hello": TableConsumer._on_resync,
+    "action": TableConsumer._action,
+}

@@ -7,7 +7,6 @@ GameSeat rows. Read-only: game.services decides when frames are sent.
 
 from __future__ import annotations
 
-import json
 import time
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple, cast
@@ -17,9 +16,10 @@ from django.db import connection
 from django.utils import timezone
 
 from durak_site import realtime
-from game import engine, move_log
+from game import engine, move_log, protocol
 from game.engine.hints import why_not
 from game.models import Game, GameEvent, GameSeat
+from game.protocol.table import BotPlayed, FrameView, GameResult, LogEntry, SeatFacts, State
 from lobby.table_settings import TURN_SECONDS
 
 DISCONNECT_NOTICE_SECONDS = 15  # docs/RULES.md#disconnect: after 15 s offline everyone sees it
@@ -94,11 +94,11 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-def seat_facts(game: Game, seats: list[SeatRow], now: datetime | None = None) -> list[dict]:
+def seat_facts(game: Game, seats: list[SeatRow], now: datetime | None = None) -> list[SeatFacts]:
     """Public facts about each seat: nick, bot, presence, and when an absence costs him what."""
     now = now or timezone.now()
     lose_policy = game.disconnect_policy == Game.DisconnectPolicy.LOSE
-    out = []
+    out: list[SeatFacts] = []
     for s in seats:
         human = bool(s.player_id and not s.bot_level)
         absent = human and not s.connected and s.disconnected_at is not None and s.left_at is None
@@ -152,8 +152,8 @@ def turn_seconds(game: Game, seats: list[int] | None = None) -> float:
 BOTS_ONLY = ("reads", "drawn")  # view fields no frame carries
 
 
-def frame(game: Game, state: engine.GameState, seat: int | None, seats: list[dict]) -> dict:
-    """The wire frame of `seat` (None: a spectator)."""
+def frame(game: Game, state: engine.GameState, seat: int | None, seats: list[SeatFacts]) -> State:
+    """The wire frame of `seat` (None: a spectator): game/protocol/table.py's `State`."""
     view = engine.view_for(state, seat)
     # the table's reads are public, but only the bots and the analysis use them; they grow with the
     # game (kilobytes late on) and every seat's frame of every move would carry them
@@ -169,26 +169,26 @@ def frame(game: Game, state: engine.GameState, seat: int | None, seats: list[dic
         "type": "state",
         "game_id": game.pk,
         "table_id": game.table_id,
-        "status": game.status,
+        "status": cast("Any", game.status),  # a Game.Status value
         "version": game.version,
         "seat": seat,
-        "view": view,
+        "view": cast("FrameView", view),  # the view, its bots-only keys dropped above
         "hints": why_not(view) if seat is not None else {},
         "deadline": _iso(game.deadline),
-        "deadline_kind": game.deadline_kind or None,
+        "deadline_kind": cast("Any", game.deadline_kind or None),  # a Game.DeadlineKind value
         "deadline_seconds": deadline_seconds(game),
         "deadline_seats": list(game.deadline_seats or []),
         "seats": seats,
-        "result": game.result,
+        "result": cast("GameResult | None", game.result),  # game/services/finish.py writes it
     }
 
 
-def view_frame(game: Game, seat: int | None) -> dict:
+def view_frame(game: Game, seat: int | None) -> State:
     """The frame `seat` sees now (one query for the seats; a seated viewer's also reads whether a
     bot played his seat, `bot_played`: this frame is read on a socket's (re)connect, never per move)."""
     out = frame(game, engine.GameState.from_json(game.state), seat, seat_facts(game, game_seats(game)))
     if game.status == Game.Status.PLAYING:
-        out["log"] = move_log.history(game)  # the move log's recent moves: a reload or a return keeps them
+        out["log"] = cast("list[LogEntry]", move_log.history(game))  # the move log's recent moves: a reload or a return keeps them
     if seat is not None and game.status == Game.Status.PLAYING:
         out["bot_played"] = bot_played(game, seat)
     elif seat is not None and game.status == Game.Status.FINISHED:
@@ -197,7 +197,7 @@ def view_frame(game: Game, seat: int | None) -> dict:
 
 
 def bot_played(game: Game, seat: int, now: datetime | None = None,
-               finished_at: datetime | None = None) -> dict | None:
+               finished_at: datetime | None = None) -> BotPlayed | None:
     """The last stretch a bot played `seat` for its absent owner (004), from the log's set_bots
     events: {"since", "until" (None: still playing), "moves"} — so a player who comes back is told
     for how long and how many moves were made for him. None if there was none lately.
@@ -245,7 +245,7 @@ def messages(game: Game, state: engine.GameState, seats: list[SeatRow]) -> list[
     return [(group, {"type": "game.frame", "game_id": game.pk, "version": game.version, "seat": seat,
                      "stamp": stamp,
                      "viewer": owners.get(seat) if seat is not None else None,
-                     "text": json.dumps(frame(game, state, seat, facts))})
+                     "text": protocol.encode(protocol.TABLE, frame(game, state, seat, facts))})
             for group, seat in viewers]
 
 

@@ -24,7 +24,7 @@ from durak_site.db import in_thread
 from game import socket_hooks, turn_news
 from social import notify as social_notify
 
-from . import services, visibility
+from . import protocol, services, visibility
 
 log = logging.getLogger(__name__)
 
@@ -109,4 +109,5 @@ def register() -> None:
     social_notify.on_news(social_news)
     turn_news.on_turn(dispatcher.hear)
     analysis_signals.analysis_done.connect(analysis_done, dispatch_uid="notifications.analysis_done")
+    protocol.register()  # its definition (notifications/protocol.py)
     socket_hooks.register("visibility", visibility_message)

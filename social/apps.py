@@ -12,7 +12,7 @@ class SocialConfig(AppConfig):
         from lobby import guards, pages
         from lobby.signals import matched_seat_left
 
-        from . import deadlines, party, people, queue, table_socket, views
+        from . import deadlines, party, people, protocol, queue, table_socket, views
 
         pages.register_quick_play(views.quick_play)  # «Быстрая игра» searches for opponents
         pages.register_table_panel("social/quick_modes.html", place="lobby")  # quick play in each mode
@@ -31,3 +31,4 @@ class SocialConfig(AppConfig):
         matched_seat_left.connect(queue.on_matched_seat_left, dispatch_uid="social.on_matched_seat_left")
         deadlines.register_deadlines()  # arrival, invitation, search_gone, search_match
         table_socket.register()  # the site's news on the table socket: a table page holds one socket
+        protocol.register()  # the site socket's messages and the news (social/protocol.py)

@@ -20,7 +20,8 @@ import json
 import logging
 import re
 import time
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, cast
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -31,13 +32,14 @@ from accounts import sessions
 from durak_site import close_codes, realtime
 from durak_site.db import in_thread
 from durak_site.errors import ServiceError, message_for
-from game import socket_limits
+from game import protocol, socket_limits
 from game.flood import TokenBucket
 from game.socket_calls import language as _language  # the table socket's reading of the language cookie
 from game.socket_calls import session_check
 from lobby import guards
 
 from . import beats, notify, people, presence, queue, queue_news, site_hooks
+from .protocol import SITE, Answer, Error, Hello, Page, Pong, Search, SearchNews, SearchState
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +73,11 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        """Every frame leaves through the schema's encoder (game/protocol, social/protocol.py)."""
+        return protocol.encode(SITE, content)
 
     async def connect(self) -> None:
         self.user: Any = self.scope.get("user")
@@ -107,7 +114,8 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
             await self._end(reason)
             return
         self.counted = True
-        await self.send_json({"type": "hello", "search": self.search})
+        hello: Hello = {"type": "hello", "search": cast("SearchState", self.search)}  # queue.status_for
+        await self.send_json(hello)
 
     async def disconnect(self, code: Any) -> None:
         self.closing = True
@@ -147,46 +155,43 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
             await self._error("bad_message")
             return
         try:
-            await self._handle(content)
-        except ServiceError as exc:
+            spec, message = protocol.decode(SITE, content)  # social/protocol.py: the shapes
+            await HANDLERS[spec.name](self, message)
+        except (ServiceError, protocol.Refused) as exc:
             if exc.code in BAD_FRAME_CODES:  # one line, no traceback: a bad frame is the sender's fault
                 log.warning("site socket: player %s sent a bad %r frame: %s", self.user.pk, content.get("type"),
                             exc.code)
-            await self._error(exc.code, exc)
+            await self._error(exc.code, exc if isinstance(exc, ServiceError) else None)
         except Exception:
             log.exception("site socket: message %r failed", content.get("type"))
             await self._error("bad_message")
 
-    async def _handle(self, content: dict[str, Any]) -> None:
-        kind = content["type"]
-        if kind == "ping":
-            await self.send_json({"type": "pong"})
-            if time.monotonic() - self.last_beat >= BEAT_EVERY:
-                self.last_beat = time.monotonic()
-                # off this socket's queue: its news (a match found) never waits for the batch
-                self.pending["beat"] = asyncio.ensure_future(self._beat())
-        elif kind == "page":
-            await self._page(content.get("path"))
-        elif kind == "search":
-            choices = content.get("choices") or {}
-            if not isinstance(choices, dict):
-                raise ServiceError("bad_message")
-            # checked before the call: the keys become keyword arguments (an unknown one is refused)
-            cleaned = queue.clean_choices(choices) if choices else {}
-            await in_thread(queue.join)(self.user, **cleaned)
-            await self._watch_queue(True)
-            await self._send_search()
-        elif kind == "cancel":
-            await in_thread(queue.cancel)(self.user)
-            await self._send_search()
-        elif kind == "invitation":
-            accept = content.get("accept")
-            if not isinstance(accept, bool):
-                raise ServiceError("bad_message")
-            row = await in_thread(people.answer)(self.user, content.get("id"), accept)
-            await self.send_json(notify.invitation_answered(row.table_id, row.pk, accept))
-        else:
-            await self._error("unknown_type")
+    async def _on_ping(self, message: Any) -> None:
+        pong: Pong = {"type": "pong"}
+        await self.send_json(pong)
+        if time.monotonic() - self.last_beat >= BEAT_EVERY:
+            self.last_beat = time.monotonic()
+            # off this socket's queue: its news (a match found) never waits for the batch
+            self.pending["beat"] = asyncio.ensure_future(self._beat())
+
+    async def _on_page(self, message: Page) -> None:
+        await self._page(message["path"])
+
+    async def _on_search(self, message: Search) -> None:
+        choices = message.get("choices") or {}
+        # checked before the call: the keys become keyword arguments (an unknown one is refused)
+        cleaned = queue.clean_choices(choices) if choices else {}
+        await in_thread(queue.join)(self.user, **cleaned)
+        await self._watch_queue(True)
+        await self._send_search()
+
+    async def _on_cancel(self, message: Any) -> None:
+        await in_thread(queue.cancel)(self.user)
+        await self._send_search()
+
+    async def _on_invitation(self, message: Answer) -> None:
+        row = await in_thread(people.answer)(self.user, message["id"], message["accept"])
+        await self.send_json(notify.invitation_answered(row.table_id, row.pk, message["accept"]))
 
     async def _beat(self) -> None:
         """He is still here (presence, batched with the process's other beats), and his session
@@ -203,8 +208,8 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
         except Exception:
             log.exception("site socket: heartbeat failed")
 
-    async def _page(self, path: Any) -> None:
-        if not isinstance(path, str) or len(path) > 200:
+    async def _page(self, path: str) -> None:
+        if len(path) > 200:
             raise ServiceError("bad_message")
         found = TABLE_PATH.match(path)
         if found:
@@ -231,7 +236,8 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
     async def _send_search(self) -> None:
         self.search = await in_thread(queue.status_for)(self.user.pk)
         self.avoid = None  # read again with the next news: a block may have come meanwhile
-        await self.send_json({"type": "search", "search": self.search})
+        news: SearchNews = {"type": "search", "search": cast("SearchState", self.search)}
+        await self.send_json(news)
 
     async def _send_queue_news(self) -> None:
         """The queue changed: a socket whose player still waits works his count out of the news
@@ -246,7 +252,8 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
             self.avoid = await in_thread(queue.avoid_of)(self.user.pk)
         self.search = {**search, "others": queue_news.others(news["modes"], search["choices"], self.avoid,
                                                              news.get("rows", ()))}
-        await self.send_json({"type": "search", "search": self.search})
+        frame: SearchNews = {"type": "search", "search": cast("SearchState", self.search)}
+        await self.send_json(frame)
 
     async def _push_online(self) -> None:
         self.last_push["online"] = time.monotonic()  # before the read: news meanwhile waits its second
@@ -315,14 +322,16 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
             return
         with translation.override(self.lang):
             message = sessions.end_message(reason)
-        await self.send_json({"type": "error", "code": reason, "message": message})
+        error: Error = {"type": "error", "code": reason, "message": message}
+        await self.send_json(error)
         self.closing = True
         await self.close(code=sessions.close_code(reason))
 
     async def _error(self, code: str, exc: ServiceError | None = None) -> None:
         with translation.override(self.lang):
             message = str(exc) if exc is not None else message_for(code)
-        await self.send_json({"type": "error", "code": code, "message": message})
+        error: Error = {"type": "error", "code": code, "message": message}
+        await self.send_json(error)
 
     async def send(self, text_data: Any = None, bytes_data: Any = None, close: Any = False) -> None:
         try:
@@ -343,3 +352,13 @@ def _arrive(session_key: str | None, player_id: int) -> tuple[str | None, int, d
     return None, generation, queue.status_for(player_id)
 
 
+
+
+# The site socket's messages by type (social/protocol.py declares them).
+HANDLERS: dict[str, Callable[[SiteConsumer, Any], Awaitable[None]]] = {
+    "ping": SiteConsumer._on_ping,
+    "page": SiteConsumer._on_page,
+    "search": SiteConsumer._on_search,
+    "cancel": SiteConsumer._on_cancel,
+    "invitation": SiteConsumer._on_invitation,
+}

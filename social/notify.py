@@ -12,6 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from durak_site import realtime
+from game import protocol
+
+from .protocol import SITE, InvitationAnswered
 
 HOOK = "site_notify"  # the event's hook name on both sockets
 
@@ -33,7 +36,11 @@ ONLINE_GROUP = "site-online"  # every site socket that shows the online list (th
 
 
 def news_event(payload: dict) -> dict:
-    """The channel-layer event that brings `payload` (a frame with a "type") to both kinds of socket."""
+    """The channel-layer event that brings `payload` (a frame with a "type", declared in
+    social/protocol.py or by the app that sends it) to both kinds of socket. Checked against its
+    definition here while the tests check frames: a wrong one fails where it is made."""
+    if protocol.schema.checking:
+        protocol.check_out(SITE, payload)
     return {"type": "socket.hook", "hook": HOOK, "payload": payload}
 
 
@@ -56,7 +63,7 @@ def tell_many(player_ids, kind: str, **data) -> None:
             listener(pid, kind, data)
 
 
-def invitation_answered(table_id: int, invitation_id: int, accept: bool) -> dict:
+def invitation_answered(table_id: int, invitation_id: int, accept: bool) -> InvitationAnswered:
     """The frame that answers an `invitation` message, on either socket."""
     return {"type": "invitation_answered", "id": invitation_id, "accepted": accept,
             "url": f"/tables/{table_id}/" if accept else None}

@@ -8,7 +8,6 @@ with its frame, and each viewer's socket sends it at most once a second, whateve
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from datetime import timedelta
 
@@ -20,6 +19,7 @@ from django.urls import reverse
 
 from accounts import sessions
 from durak_site.clock import db_now
+from game import protocol
 from lobby import guards
 from lobby.models import Seat, Table
 from ratings.models import START_RATING, Rating
@@ -27,6 +27,7 @@ from ratings.models import START_RATING, Rating
 from . import notify, reliability
 from .announce import Announcer
 from .models import Presence, SearchRequest
+from .protocol import SITE
 from .queue import PRESENCE_STALE
 
 LIST_LIMIT = 100
@@ -96,7 +97,7 @@ def _after_change() -> None:
 
 
 def _online_news() -> dict:
-    return {"text": json.dumps({"type": "online", **summary()})}
+    return {"text": protocol.encode(SITE, {"type": "online", **summary()})}  # social/protocol.py `Online`
 
 
 _online = Announcer(notify.ONLINE_GROUP, "site.online", _online_news)

@@ -34,6 +34,16 @@ def _the_runner_serves_nothing() -> None:
     realtime.never_serving()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _frames_checked_against_their_schema() -> None:
+    """Every frame a socket sends (and every news event made) is checked against its definition
+    (game/protocol): an undeclared type or a field out of shape fails where it is sent. The live
+    server's process inherits it."""
+    from game.protocol import schema
+
+    schema.checking = True
+
+
 @pytest.fixture(autouse=True)
 def _fresh_health_answers() -> None:
     """/healthz shares its answer for a second (durak_site.views): each test computes its own."""

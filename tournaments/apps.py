@@ -12,10 +12,11 @@ class TournamentsConfig(AppConfig):
         from lobby import guards, pages
         from social import site_hooks
 
-        from . import deadlines, hooks, services
+        from . import deadlines, hooks, protocol, services
 
         signals.game_finished.connect(services.on_game_finished, dispatch_uid="tournaments.on_game_finished")
         deadlines.register_deadlines()  # the event's clock, no-shows, pairing waves, the schedule
+        protocol.register()  # its news on the sockets (tournaments/protocol.py)
         guards.register_seat_guard(hooks.seat_guard)  # a tournament table seats its two players only
         site_hooks.register_page_hook(hooks.page_groups)  # live standings, arriving at a tournament table
         pages.register_table_panel("tournaments/next_events.html", place="lobby")  # the next events

@@ -1,7 +1,10 @@
-"""The table socket's hooks for upper apps: their messages and events reach them, and a failing
-hook is answered with an error while the socket lives on."""
+"""The table socket's hooks for upper apps: their messages (declared in game/protocol, as an app
+declares its own) and events reach them, and a failing hook is answered with an error while the
+socket lives on."""
 
 from __future__ import annotations
+
+from typing import Literal, TypedDict
 
 import pytest
 from channels.db import database_sync_to_async
@@ -9,12 +12,41 @@ from channels.layers import get_channel_layer
 
 from durak_site import realtime
 from game import socket_hooks
+from game.protocol import schema
 from tests.game.helpers import close_quietly, make_player, make_table, open_socket, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-async def test_a_registered_message_and_event_reach_their_hook_and_a_failing_hook_keeps_the_socket(monkeypatch):
+class EchoIn(TypedDict):
+    type: Literal["test_echo"]
+    text: str
+
+
+class BoomIn(TypedDict):
+    type: Literal["test_boom"]
+
+
+class Echoed(TypedDict):
+    type: Literal["echoed"]
+    text: str
+
+
+class Evented(TypedDict):
+    type: Literal["evented"]
+    n: int
+
+
+@pytest.fixture
+def declared(monkeypatch):
+    """The test's messages declared as an app declares its own, forgotten after the test."""
+    monkeypatch.setattr(schema, "_specs", dict(schema._specs))
+    schema.register_in(EchoIn, BoomIn)
+    schema.register_out(Echoed, Evented)
+
+
+async def test_a_registered_message_and_event_reach_their_hook_and_a_failing_hook_keeps_the_socket(monkeypatch,
+                                                                                                 declared):
     async def echo(consumer, content):
         await consumer.send_json({"type": "echoed", "text": content.get("text")})
 

@@ -5,6 +5,7 @@ at a matched table on it presses «Готово»."""
 from __future__ import annotations
 
 import asyncio
+from typing import Literal, TypedDict
 
 import pytest
 
@@ -86,10 +87,20 @@ async def test_arriving_at_the_matched_table_on_its_socket_presses_ready():
         await close_quietly(comm)
 
 
+class Standings(TypedDict):
+    type: Literal["standings"]
+    n: int
+
+
 async def test_the_page_hooks_hear_the_table_page_and_their_group_news_reaches_the_table_socket(monkeypatch):
     from channels.layers import get_channel_layer
 
+    from game.protocol import schema
     from social import notify, site_hooks
+    from social.protocol import BOTH
+
+    monkeypatch.setattr(schema, "_specs", dict(schema._specs))
+    schema.register_out(Standings, sockets=BOTH)  # as an app above social declares its news
 
     heard = []
 
