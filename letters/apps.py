@@ -9,8 +9,11 @@ class LettersConfig(AppConfig):
     def ready(self) -> None:
         from social import pages, site_hooks
 
+        from . import protocol
+
         # «Сообщения» on the friends page, «Написать» at each friend and on a friend's card
         pages.register_person_panel("letters/friends_panel.html", place="friends")
         pages.register_person_panel("letters/friend_link.html", place="friend")
         pages.register_person_panel("letters/person_link.html", place="person")
         site_hooks.register_site_panel("letters/live.html")  # arriving letters on every signed-in page
+        protocol.register()  # its news on the sockets (letters/protocol.py)

@@ -37,8 +37,8 @@ class Search(TypedDict):
 
     type: Literal["search"]
     choices: NotRequired[Annotated[dict[str, Any] | None,
-                                   "`variant` (`podkidnoy`/`perevodnoy`/`any`), `players`, `deck`, `turn_seconds`,"
-                                   " `rated`, `bot_fill`, each optional (else `unknown_setting`; a bad value: its"
+                                   "`mode` (`classic`/`cheater`/`pairs`), `variant` (`podkidnoy`/`perevodnoy`/`any`),"
+                                   " `players`, `deck`, `turn_seconds`, `rated`, `bot_fill`, each optional (else `unknown_setting`; a bad value: its"
                                    " setting's code); none: the last ones"]]
 
 
@@ -63,6 +63,7 @@ class Answer(TypedDict):
 class Choices(TypedDict):
     """A search's choices (`SearchRequest.choices()`)."""
 
+    mode: Annotated[str, "`classic`, `cheater` or `pairs` (four players, two against two)"]
     variant: Annotated[str, "`podkidnoy`, `perevodnoy`, or empty for any"]
     players: Annotated[int, "seats"]
     deck: Annotated[int, "cards in the deck"]
@@ -154,7 +155,9 @@ class SearchEnded(TypedDict):
     """The search ended without a game."""
 
     type: Literal["search_ended"]
-    reason: NotRequired[Annotated[Literal["no_show"], "he did not come to the table he was matched to"]]
+    reason: NotRequired[Annotated[Literal["no_show", "partner"],
+                                  "`no_show`: he did not come to the table he was matched to; `partner`: the other"
+                                  " half of his party left the search, closed every tab, was banned or did not come"]]
 
 
 class Requeued(TypedDict):
@@ -189,10 +192,14 @@ class InvitationDeclined(TypedDict):
 
 
 class InvitationWithdrawn(TypedDict):
-    """An invitation to you is void (its host was banned); answering it gets `invitation_expired`."""
+    """An invitation to you is void: its host withdrew it or was banned, or invited you again (whose new
+    `invitation` follows); answering it gets `invitation_expired`. The page drops its notice and says so (not when
+    renewed)."""
 
     type: Literal["invitation_withdrawn"]
     id: Annotated[int, "the invitation"]
+    nick: Annotated[str, "its host"]
+    renewed: Annotated[bool, "he invited you again"]
 
 
 class FriendRequest(TypedDict):
@@ -211,12 +218,61 @@ class FriendAccepted(TypedDict):
     nick: Annotated[str, "who accepted"]
 
 
+class PartyInvitation(TypedDict):
+    """A friend asks you into his party; answered over HTTP (`POST /play/party/invitations/<id>/`, `op`
+    `accept`/`decline`)."""
+
+    type: Literal["party_invitation"]
+    id: Annotated[int, "the party invitation"]
+    nick: Annotated[str, "who asks"]
+    expires_in: Annotated[int, "seconds until it expires"]
+
+
+class PartyInvitationWithdrawn(TypedDict):
+    """A party invitation to you is void (its host was banned)."""
+
+    type: Literal["party_invitation_withdrawn"]
+    id: Annotated[int, "the party invitation"]
+
+
+class PartyDeclined(TypedDict):
+    """Your party invitation was declined."""
+
+    type: Literal["party_declined"]
+    nick: Annotated[str, "who declined"]
+
+
+class PartyFormed(TypedDict):
+    """Your friend accepted: you two are a party (and search together if you were searching)."""
+
+    type: Literal["party_formed"]
+    nick: Annotated[str, "the friend"]
+    url: Annotated[str, "the search page"]
+
+
+class PartyLeft(TypedDict):
+    """The other left the party (or it ended): your waiting search goes on alone."""
+
+    type: Literal["party_left"]
+    nick: Annotated[str, "who left"]
+    url: Annotated[str, "the search page"]
+
+
+class PartySearch(TypedDict):
+    """Your party's leader started the search for you both: go there."""
+
+    type: Literal["party_search"]
+    nick: Annotated[str, "the leader"]
+    url: Annotated[str, "the search page"]
+
+
 NEWS = (InvitationAnswered, Match, SearchEnded, Requeued, Invitation, InvitationAccepted, InvitationDeclined,
-        InvitationWithdrawn, FriendRequest, FriendAccepted)
+        InvitationWithdrawn, FriendRequest, FriendAccepted, PartyInvitation, PartyInvitationWithdrawn, PartyDeclined,
+        PartyFormed, PartyLeft, PartySearch)
 
 
 def register() -> None:
-    register_in(Ping, Page, Search, Cancel, Answer, sockets=(SITE,))
-    register_in(Answer, sockets=(TABLE,))
+    register_in(Ping, Page, Search, Cancel, sockets=(SITE,))
+    register_in(Answer, sockets=BOTH)
     register_out(Hello, Pong, SearchNews, Online, Error, sockets=(SITE,))
     register_out(*NEWS, sockets=BOTH)

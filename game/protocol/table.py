@@ -108,11 +108,12 @@ class GameStarted(TypedDict):
 class EngineResult(TypedDict):
     """How the board ended a game (game/engine/flow.py)."""
 
-    loser: Annotated[int | None, "the durak's seat; null for none (a draw, or pairs)"]
+    loser: Annotated[int | None, "the durak's seat, or null (a draw, pairs, or a game ended otherwise)"]
     losers: Annotated[list[int], "the losing seats (pairs: both of a team)"]
-    winners: Annotated[list[int], "the seats that went out with cards to spare"]
+    winners: Annotated[list[int], "the winning seats"]
     draw: Annotated[bool, "nobody lost"]
-    reason: Annotated[str, "why the game ended (the engine's word: `durak`, `draw`, `resign`, `timeout`, …)"]
+    reason: Annotated[str, "`normal` (the board), `cap` (the move cap: a draw), or a resignation's reason"
+                           " (`resign`, `timeout`, …)"]
 
 
 class LastMove(TypedDict, total=False):
