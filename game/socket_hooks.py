@@ -27,7 +27,8 @@ _heartbeat: list[Callable[[Any], None]] = []
 
 
 def register(message_type: str, handler: Handler) -> None:
-    """Client messages of `message_type` go to `handler(consumer, content)`."""
+    """Client messages of `message_type` go to `handler(consumer, content)`, decoded through the
+    message's definition, which the app registers with game.protocol too (else: `unknown_type`)."""
     _messages[message_type] = handler
 
 
