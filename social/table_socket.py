@@ -21,6 +21,7 @@ from django.utils import translation
 from durak_site.db import in_thread
 from durak_site.errors import ServiceError
 from game import socket_hooks
+from game.protocol.table import Error
 
 from . import beats, notify, people, presence, queue, site_hooks
 
@@ -85,15 +86,15 @@ async def news(consumer, event: dict) -> None:
 
 
 async def answer_invitation(consumer, content: dict) -> None:
-    accept = content.get("accept")
+    """`invitation`, its shape decoded by the socket (social/protocol.py `Answer`)."""
+    accept = content["accept"]
     try:
-        if not isinstance(accept, bool):
-            raise ServiceError("bad_message")
-        row = await in_thread(people.answer)(consumer.user, content.get("id"), accept)
+        row = await in_thread(people.answer)(consumer.user, content["id"], accept)
     except ServiceError as exc:
         with translation.override(consumer.lang):
             message = exc.message
-        await consumer.send_json({"type": "error", "id": None, "code": exc.code, "message": message})
+        error: Error = {"type": "error", "id": None, "code": exc.code, "message": message}
+        await consumer.send_json(error)
         return
     await consumer.send_json(notify.invitation_answered(row.table_id, row.pk, accept))
 
