@@ -53,7 +53,8 @@ def test_an_event_starting_reaches_its_player_in_the_words_the_tournament_gave(p
     player = make_player("Турнирный")
     device = subscribed(player, push_service, lang="en")
     notify.tell_many([player.pk], "tournament_soon", tournament=7, url="/tournaments/7/",
-                     toast={"ru": "«Вечерний» начнётся через минуту.", "en": "“Evening” starts in a minute."})
+                     toast={"ru": "«Вечерний» начнётся через минуту.", "en": "“Evening” starts in a minute."},
+                     starts_at="2030-01-01T18:00:00+00:00")  # the whole news, as tournaments/protocol.py declares it
     push = push_service.wait_for(1)[0]
     message = device.decrypt(push.body)
     assert message == {"title": "The event is starting", "body": "“Evening” starts in a minute.",
