@@ -329,7 +329,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def _refuse_message(self, refused: protocol.Refused, msg_id: str | None) -> None:
         """A message its definition refuses: an `error` frame (a bad id is never echoed), or the
-        frame its app tells its refusals in (the chat's `chat_error`)."""
+        frame its app tells its refusals in (the chat's `chat_error`). A malformed move counts as a
+        refused one in the metrics, as one the services refuse."""
+        if refused.spec is not None and refused.spec.name == "action":
+            metrics.move_received()
+            metrics.move_refused(refused.code)
         if refused.spec is not None and refused.spec.error_frame != "error":
             with translation.override(self.lang):
                 message = message_for(refused.code)
