@@ -2,7 +2,8 @@
 
 `schema` is the machinery (registry, decoding, encoding, checks); `table` the table socket's own
 messages; every app above declares its own next to its code and registers them in its ready()
-(chat/protocol.py, social/protocol.py, tournaments/protocol.py, notifications/protocol.py);
+(chat/protocol.py, social/protocol.py, tournaments/protocol.py, notifications/protocol.py,
+letters/protocol.py);
 `doc` writes docs/PROTOCOL.md's field tables from them.
 """
 
