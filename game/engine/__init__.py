@@ -7,6 +7,8 @@ Typical use::
     legal_actions(state, seat)              # list of action dicts
     state = apply_action(state, seat, {"type": "attack", "card": "7C"})
     view_for(state, seat)                   # JSON-ready, redacted
+    state, reading = read_table(initial, [(seat, action), ...])   # a log replayed, with its reads
+    reading_view(state, seat, reading)      # a bot's view: view_for plus the table's reads
 """
 # ruff: noqa: E402 (the build check runs before the first compiled module is imported)
 from game.engine.native import check_build
@@ -19,6 +21,8 @@ from game.engine.cheater import end_check
 from game.engine.deal import new_game
 from game.engine.errors import ERROR_CODES, IllegalAction
 from game.engine.flow import MAX_MOVES, STALL_ROUNDS
+from game.engine.reads import Reading, reading_view
+from game.engine.reads import replay as read_table
 from game.engine.rules import RULE_CHOICES, InvalidRules, Rules
 from game.engine.state import GameState
 from game.engine.timeouts import resign, set_bot_seats, timeout_action
@@ -37,6 +41,7 @@ __all__ = [
     "GameState",
     "IllegalAction",
     "InvalidRules",
+    "Reading",
     "Rules",
     "View",
     "apply_action",
@@ -47,6 +52,8 @@ __all__ = [
     "legal_actions",
     "new_game",
     "parse_card",
+    "read_table",
+    "reading_view",
     "resign",
     "set_bot_seats",
     "timeout_action",

@@ -38,7 +38,6 @@ from game.engine.flow import (
     throw_mask,
     waits_for_starter,
 )
-from game.engine.reads import note
 from game.engine.seats import SEAT_BIT, is_active, thrower_mask
 from game.engine.state import NATIVE, GameState, clone
 from game.engine.types import Action
@@ -75,8 +74,6 @@ def apply_action(state: GameState | Any, seat: int | Any, action: Any) -> GameSt
             s = GameState()
             s.__dict__ = state.__dict__.copy()
         handler(s, i, action)
-        if s.reads is not None:  # a bot's sampled world records nothing
-            note(state, s, i, cast(str, t), action)
         s.moves = m = state.moves + 1  # no handler changes moves
         if m >= MAX_MOVES and s.phase != "over":
             set_result(s, None, [], [], True, "cap")

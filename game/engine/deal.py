@@ -138,8 +138,6 @@ def new_game(
     s.stall = 0
     s.best = 0
     s.dealer = dealer - 1
-    s.reads = ()
-    s.drawn = (0,) * n
     lead = first_attacker - 1 if first_attacker is not None else _first_move(s)
     start_round(s, lead)
     return s

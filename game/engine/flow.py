@@ -173,19 +173,13 @@ def finish_round(s: GameState, how: str, cheater: int = -1) -> None:
     stock = s.stock
     refill = s.rules.refill
     if refill and stock:
-        before = len(stock)
-        counts = [*s.drawn] if s.reads is not None else None
         for i in order:
             need = 6 - hands[i].bit_count()
             if need > 0 and stock:
                 hands[i] |= sum(map(_bit, stock[:need]))  # distinct cards: | = +
-                if counts is not None:  # the reads date by these public counts (reads.py)
-                    counts[i] += min(need, len(stock))
                 stock = stock[need:]
                 if not stock:  # everyone saw who drew the face-up trump
                     s.known |= BIT[s.trump_card]
-        if counts is not None and len(stock) != before:
-            s.drawn = tuple(counts)
         s.stock = stock
     went_out = False
     if not refill or not stock:

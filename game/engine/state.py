@@ -14,8 +14,6 @@ from game.engine.seats import TURN_OF, seat_mask, thrower_mask
 from game.engine.types import Phase, RoundEnd
 
 STATE_FORMAT = 1
-# reads.py: (1-based seat, kind, card mask, the seat's unseen draws before the move)
-Read = tuple[int, str, int, int]
 
 
 def _seats(mask: int) -> list[int]:
@@ -82,9 +80,6 @@ class GameState:
     turn: int               # seats (bitmask) whose action is awaited: whose_turn's answer
     #                         (seats.TURN_OF[turn]), cached by flow.settle after every move
     elig: int               # cached thrower mask for the current defender (seats.thrower_mask)
-    reads: tuple[Read, ...] | None  # reads.py: what each move publicly suggests about the
-    #                         mover's hidden cards; None in a bot's sampled world (not recorded)
-    drawn: tuple[int, ...]  # cards each seat drew from the stock (public counts); reads date by it
 
     def copy(self) -> GameState:
         """A new state sharing immutable parts (the table is tuples); the hands list, which
@@ -177,10 +172,6 @@ class GameState:
             "best": self.best,
             "dealer": self.dealer + 1,
             "awaiting": list(TURN_OF[self.turn]),
-            "reads": None if self.reads is None else [
-                [seat, kind, to_strs(mask), drawn] for seat, kind, mask, drawn in self.reads
-            ],
-            "drawn": list(self.drawn),
         }
 
     @classmethod
@@ -248,13 +239,8 @@ class GameState:
             s.dealer = int(d["dealer"]) - 1
             s.turn = seat_mask([int(x) for x in d["awaiting"]])
             s.elig = thrower_mask(s)
-            # states saved before the reads existed start reading from here
-            reads = d.get("reads", [])
-            s.reads = None if reads is None else tuple(
-                (int(seat), str(kind), from_strs(cards), int(drawn))
-                for seat, kind, cards, drawn in reads
-            )
-            s.drawn = tuple(int(x) for x in d.get("drawn") or [0] * s.n)
+            # states saved with the table's reads ("reads", "drawn") load without them: the reads
+            # are replayed from the game's log when a bot or the analysis asks (reads.py)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
             raise ValueError(f"malformed game state: {e!r}") from e
         return s
@@ -304,8 +290,6 @@ def clone(s: GameState) -> GameState:
     c.turn = s.turn
     c.elig = s.elig
     c.hands = s.hands
-    c.reads = s.reads
-    c.drawn = s.drawn
     return c
 
 

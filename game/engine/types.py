@@ -5,7 +5,7 @@ time they are plain dicts, which is what crosses the socket.
 """
 from __future__ import annotations
 
-from typing import Any, Literal, Required, TypedDict
+from typing import Any, Literal, NotRequired, Required, TypedDict
 
 Phase = Literal["play", "check", "over"]
 """``play``: seats act; ``check``: the cheater-mode window after a round, only catches; ``over``."""
@@ -78,5 +78,7 @@ class View(TypedDict):
     cheater: CheaterView
     moves: int
     known: dict[str, list[str]]
-    reads: list[list[Any]]  # reads.py: [seat, kind, card mask, drawn]
-    drawn: list[int]  # cards each seat drew from the stock
+    # only in a bot's view (reads.py ``reading_view``): the table's reads, [seat, kind, card mask,
+    # drawn], and the cards each seat drew from the stock; view_for never sets them
+    reads: NotRequired[list[list[Any]]]
+    drawn: NotRequired[list[int]]

@@ -87,7 +87,4 @@ def view_for(state: GameState, seat: int | None) -> View:
         "moves": s.moves,
         # seat memory: cards each seat was publicly seen getting and still holds (additive key)
         "known": _known(s) if s.known else {},
-        # the table's reads (reads.py), public: [seat, kind, card mask (cards.py codes), drawn]
-        "reads": [[*r] for r in s.reads] if s.reads else [],
-        "drawn": [*s.drawn],
     }

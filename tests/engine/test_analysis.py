@@ -110,7 +110,9 @@ def test_no_hidden_card_changes_any_estimate_of_the_seat():
         other = _hide_differently(d.state, 1, rng)
         assert other.hands != d.state.hands or other.stock != d.state.stock or not d.state.stock
         a = judge_decision(d, "t", SMALL)
-        b = judge_decision(Decision(d.step, d.seat, d.action, other, False), "t", SMALL)
+        # the same public reads (replayed from the log): only the hidden cards differ
+        assert d.reading is not None
+        b = judge_decision(Decision(d.step, d.seat, d.action, other, False, d.reading), "t", SMALL)
         assert a == b, d.step
         checked += a["kind"] == "judged"
     assert checked >= 5

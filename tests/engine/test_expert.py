@@ -6,7 +6,16 @@ import functools
 import json
 import random
 
-from game.engine import Rules, apply_action, end_check, legal_actions, new_game, view_for, whose_turn
+from game.engine import (
+    Rules,
+    apply_action,
+    end_check,
+    legal_actions,
+    new_game,
+    reading_view,
+    view_for,
+    whose_turn,
+)
 from game.engine.analysis import plan
 from game.engine.analysis.bench import record_game
 from game.engine.bots import choose_action
@@ -126,7 +135,7 @@ def _decision_views(seed: int):
     """The view of every decision of a recorded heuristic-vs-lowest perevodnoy game."""
     levels = {1: "lowest", 2: "heuristic"} if seed % 2 else {1: "heuristic", 2: "lowest"}
     initial, log = record_game(Rules(variant="perevodnoy"), 2, seed, levels)
-    return [view_for(d.state, d.seat) for d in plan(initial, log).decisions]
+    return [reading_view(d.state, d.seat, d.reading) for d in plan(initial, log).decisions if d.reading]
 
 
 @functools.cache

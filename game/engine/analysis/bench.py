@@ -10,9 +10,10 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from game.engine.actions import apply_action, legal_actions
-from game.engine.bots import choose_action
+from game.engine.bots import choose_action, needs_reads
 from game.engine.cheater import end_check
 from game.engine.deal import new_game
+from game.engine.reads import advance, reading_view, start
 from game.engine.rules import Rules
 from game.engine.state import GameState
 from game.engine.types import Action
@@ -30,26 +31,37 @@ def record_game(rules: Rules, players: int, seed: int, levels: Mapping[int, str]
     initial = new_game(rules, players, seed=seed)
     s = initial
     log: Log = []
+    reading = start(initial) if any(needs_reads(lv) for lv in levels.values()) else None
+
+    def ask(seat: int) -> Action | None:
+        view = view_for(s, seat) if reading is None else reading_view(s, seat, reading)
+        return choose_action(levels[seat], view, rng)
+
+    def act(seat: int | None, a: Action) -> None:
+        nonlocal s, reading
+        before = s
+        s = end_check(s) if seat is None else apply_action(s, seat, a)
+        if reading is not None:
+            reading = advance(reading, before, s, seat, a)
+        log.append((seat, a))
+
     while s.phase != "over":
         if s.phase == "check":
             for k in range(1, players + 1):
                 if legal_actions(s, k):
-                    a = choose_action(levels[k], view_for(s, k), rng)
+                    a = ask(k)
                     if a is not None:
-                        s = apply_action(s, k, a)
-                        log.append((k, a))
+                        act(k, a)
                         break
             else:
-                s = end_check(s)
-                log.append((None, {"type": "end_check"}))
+                act(None, {"type": "end_check"})
             continue
         turn = whose_turn(s)
         seat = turn[rng.randrange(len(turn))] if len(turn) > 1 else turn[0]
-        a = choose_action(levels[seat], view_for(s, seat), rng)
+        a = ask(seat)
         if a is None:
             raise RuntimeError(f"{levels[seat]} at awaited seat {seat} returned None")
-        s = apply_action(s, seat, a)
-        log.append((seat, a))
+        act(seat, a)
     return initial, log
 
 

@@ -28,6 +28,7 @@ from game.engine.bots.base import is_honest
 from game.engine.bots.expert import candidates
 from game.engine.bots.heuristic import HeuristicBot
 from game.engine.log import apply_event
+from game.engine.reads import Reading, advance, reading_view, start
 from game.engine.state import GameState
 from game.engine.types import Action, View
 from game.engine.views import view_for
@@ -41,13 +42,15 @@ _HABIT = HeuristicBot()
 @dataclass
 class Decision:
     """One event of a seat with a choice: ``step`` is the event's 1-based index in the log (the
-    replay's frame after it), ``state`` the position before it."""
+    replay's frame after it), ``state`` the position before it, ``reading`` the table's reads so
+    far (reads.py: the judge reads the table as the expert does; None: none)."""
 
     step: int
     seat: int
     action: Action
     state: GameState
     by_bot: bool
+    reading: Reading | None = None
 
 
 @dataclass
@@ -59,17 +62,22 @@ class Plan:
 
 
 def plan(initial: GameState, events: Iterable[tuple[int | None, Mapping[str, Any]]], seats: Iterable[int] | None = None) -> Plan:
-    """Replay the log and collect the decisions of ``seats`` (all seats when None)."""
+    """Replay the log (with the table's reads) and collect the decisions of ``seats`` (all seats
+    when None)."""
     wanted = set(seats) if seats is not None else None
     state = initial
+    reading = start(initial)
     out = Plan()
     for step, (seat, action) in enumerate(events, start=1):
         kind = action.get("type") if isinstance(action, dict) else None
         if seat is not None and kind != "resign" and (wanted is None or seat in wanted):
             legal = view_for(state, seat)["legal"]
             if len(legal) >= 2:
-                out.decisions.append(Decision(step, seat, cast(Action, action), state, bool(state.bots >> (seat - 1) & 1)))
-        state = apply_event(state, seat, action)
+                out.decisions.append(Decision(step, seat, cast(Action, action), state,
+                                              bool(state.bots >> (seat - 1) & 1), reading))
+        after = apply_event(state, seat, action)
+        reading = advance(reading, state, after, seat, action)
+        state = after
         out.events = step
     return out
 
@@ -118,7 +126,7 @@ def mark_of(drop: float, half_width: float) -> str:
 
 def judge_decision(d: Decision, seed: str, budget: Budget) -> dict[str, Any]:
     """The JSON-ready record of one decision (see ``analyse``)."""
-    view = view_for(d.state, d.seat)
+    view = view_for(d.state, d.seat) if d.reading is None else reading_view(d.state, d.seat, d.reading)
     base = {"step": d.step, "seat": d.seat, "round": d.state.round, "played": d.action,
             "by": "bot" if d.by_bot else "player", "stock": view["stock"]}
     found = moves_to_compare(view, d.action, budget.max_moves)

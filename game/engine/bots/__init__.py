@@ -1,7 +1,8 @@
 """Reference bots that play from a seat's view only.
 
 ``choose_action(level, view, rng)`` is what the server calls for a bot seat (or a disconnected
-player's seat): it gets ``view_for(state, seat)`` and a seeded ``random.Random`` and returns one of
+player's seat): it gets ``view_for(state, seat)`` (``reading_view`` with the table's reads when
+``needs_reads(level)``) and a seeded ``random.Random`` and returns one of
 ``view["legal"]``, or None when the list is empty or only optional moves (catches) remain that the
 bot does not want.
 
@@ -35,6 +36,12 @@ def bot_for(level: str) -> Bot:
     return _INSTANCES[level]
 
 
+def needs_reads(level: str) -> bool:
+    """Whether ``level``'s bot reads the table: its view should then be ``reading_view`` (the
+    game's log replayed with reads.py), else ``view_for`` is enough; KeyError for an unknown level."""
+    return _INSTANCES[level].reads_table
+
+
 def choose_action(level: str, view: View, rng: random.Random) -> Action | None:
     """The action bot ``level`` takes in ``view``; raises KeyError for an unknown level."""
     return _INSTANCES[level].choose(view, rng)
@@ -54,4 +61,5 @@ __all__ = [
     "RandomBot",
     "bot_for",
     "choose_action",
+    "needs_reads",
 ]

@@ -19,6 +19,9 @@ class Bot:
     """Base class: subclasses implement ``choose``; instances hold no per-game state."""
 
     name = "base"
+    # whether the bot's view should carry the table's reads (reads.py ``reading_view``): only a
+    # bot that weighs worlds by them; the others are given ``view_for`` and nothing is replayed
+    reads_table = False
 
     def choose(self, view: View, rng: random.Random) -> Action | None:
         """Return one action of ``view["legal"]`` (or None when it is empty / nothing is wanted)."""

@@ -55,6 +55,7 @@ class ExpertBot(Bot):
     """Flat determinized Monte Carlo with a habit-driven playout; see the module docstring."""
 
     name = "expert"
+    reads_table = True
     # deals the worlds from a view (bots/belief.py: weighed by the other seats' reads); a
     # measuring tool may give it the true state instead (tools/oracle.py), which no bot the
     # server runs ever does

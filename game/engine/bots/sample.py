@@ -143,6 +143,4 @@ class Sampler:
         s.dealer = 0
         s.turn = seat_mask(v["turn"])
         s.elig = thrower_mask(s)
-        s.reads = None  # a world's playouts record nothing (bots/belief.py reads the view's)
-        s.drawn = ()
         return s

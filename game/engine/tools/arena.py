@@ -1,8 +1,9 @@
 """Bot-only games: the driver the benchmark and the bot tests use to pit bot levels.
 
-It plays the way the server does: the awaited seat's bot acts on ``view_for(state, seat)``; at a
-round start every seat that may swap the trump is asked; in cheater mode's check phase every
-seat that may catch is asked before ``end_check`` closes the round.
+It plays the way the server does: the awaited seat's bot acts on ``view_for(state, seat)`` (with the
+table's reads, reads.py, when a bot of the game reads them); at a round start every seat that may
+swap the trump is asked; in cheater mode's check phase every seat that may catch is asked before
+``end_check`` closes the round.
 """
 from __future__ import annotations
 
@@ -23,8 +24,9 @@ from game.engine import (
     view_for,
     whose_turn,
 )
-from game.engine.bots import choose_action
+from game.engine.bots import bot_for, choose_action
 from game.engine.bots.base import Bot
+from game.engine.reads import Reading, advance, reading_view, start
 from game.engine.types import Action, View
 
 
@@ -61,10 +63,23 @@ def play_bot_game(
     out = BotGame(result={})
     decisions = out.decisions
     seconds = out.seconds
+    reads = any((bots[lv] if bots and lv in bots else bot_for(lv)).reads_table
+                for lv in levels.values())
+    reading: Reading | None = start(s) if reads else None
+
+    def see(seat: int) -> View:
+        return view_for(s, seat) if reading is None else reading_view(s, seat, reading)
+
+    def act(seat: int | None, a: Action) -> None:
+        nonlocal s, reading
+        before = s
+        s = end_check(s) if seat is None else apply_action(s, seat, a)
+        if reading is not None:
+            reading = advance(reading, before, s, seat, a)
 
     def ask(seat: int, view: View | None = None) -> Action | None:
         if view is None:
-            view = view_for(s, seat)
+            view = see(seat)
         level = levels[seat]
         t0 = time.process_time()
         action = bots[level].choose(view, rng) if bots and level in bots else choose_action(
@@ -86,34 +101,34 @@ def play_bot_game(
                 if legal_actions(s, k):
                     a = ask(k)
                     if a is not None:
-                        s = apply_action(s, k, a)
+                        act(k, a)
                         out.actions += 1
                         if on_action:
                             on_action(s, k, a)
                         caught = True
                         break
             if not caught and s.phase == "check":
-                s = end_check(s)
+                act(None, {"type": "end_check"})
             continue
         turn = whose_turn(s)
         seat = turn[rng.randrange(len(turn))] if len(turn) > 1 else turn[0]
-        view = view_for(s, seat)
+        view = see(seat)
         if not view["table"] and s.rules.trump_swap != "nobody":
             # менка: at a round start anyone holding the lowest trump may swap it
             for k in range(1, n + 1):
                 if k != seat and any(a["type"] == "swap_trump" for a in legal_actions(s, k)):
                     a = ask(k)
                     if a is not None and a["type"] == "swap_trump":
-                        s = apply_action(s, k, a)
+                        act(k, a)
                         out.actions += 1
                         if on_action:
                             on_action(s, k, a)
-                        view = view_for(s, seat)
+                        view = see(seat)
         a = ask(seat, view)
         if a is None:
             raise BotError(f"{levels[seat]} at awaited seat {seat} returned None")
         try:
-            s = apply_action(s, seat, a)
+            act(seat, a)
         except IllegalAction as e:
             raise BotError(f"{levels[seat]} at seat {seat}: {a} refused: {e}") from e
         out.actions += 1

@@ -21,6 +21,7 @@ from game.engine import Rules, apply_action, new_game, view_for
 from game.engine.bots import bot_for
 from game.engine.bots.belief import MODEL, Belief
 from game.engine.bots.sample import Sampler
+from game.engine.reads import advance, reading_view, start
 from game.engine.state import GameState
 from game.engine.types import View
 
@@ -35,13 +36,14 @@ def positions(games: int, players: int, variant: str, a: str, b: str, worlds: in
         state = new_game(Rules.from_dict({"variant": variant}), players, seed=f"belief:{seed}:{g // 2}")
         levels = {j + 1: (a if (j + g) % 2 == 0 else b) for j in range(players)}
         rng = random.Random(f"{seed}:{g}")
+        reading = start(state)
         while not state.over:
             turn = view_for(state, None)["turn"]
             if not turn:
                 break
             seat = turn[0]
-            view = view_for(state, seat)
-            if len(view["legal"]) >= 2 and view["reads"]:
+            view = reading_view(state, seat, reading)
+            if len(view["legal"]) >= 2 and view.get("reads"):
                 sampler = Sampler(view)
                 truth = [(j, state.hands[j] & ~sampler.known[j]) for j in range(players)
                          if j != seat - 1 and sampler.need[j] > 0]
@@ -51,7 +53,9 @@ def positions(games: int, players: int, variant: str, a: str, b: str, worlds: in
             action = bot_for(levels[seat]).choose(view, rng)
             if action is None:
                 break
-            state = apply_action(state, seat, action)
+            after = apply_action(state, seat, action)
+            reading = advance(reading, state, after, seat, action)
+            state = after
     return out
 
 
