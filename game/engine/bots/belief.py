@@ -45,8 +45,10 @@ class Belief(Sampler):
     """The sampler's worlds, weighed by the other seats' reads (module docstring)."""
 
     def __init__(
-        self, view: View, honest: bool = True, model: dict[str, float] | None = None, pool: int = POOL
+        self, view: View, honest: bool = True, model: dict[str, float] | None = None, pool: int = POOL,
+        temper: float = 1.0,
     ) -> None:
+        """``temper`` scales every read's log-likelihood (1: as the model says; 0: uniform)."""
         super().__init__(view, honest)
         self.draws = pool
         model = MODEL if model is None else model
@@ -68,7 +70,7 @@ class Belief(Sampler):
             since = (int(drawn[j]) if j < len(drawn) else 0) - int(at)
             f = min(1.0, since / unseen) if unseen > 0 else 1.0
             logs = tuple(
-                0.0 if k == 0 else math.log(f ** k + (1.0 - f ** k) * max(p, 1e-6))
+                0.0 if k == 0 else temper * math.log(f ** k + (1.0 - f ** k) * max(p, 1e-6))
                 for k in range(min(unseen, hidden.bit_count()) + 1)
             )
             if any(logs):

@@ -75,8 +75,13 @@ class ExpertBot(Bot):
         pimc_tree: int = 200,
         belief: int = POOL,
         weigh: bool = False,
+        model: dict[str, float] | None = None,
+        temper: float = 1.0,
     ) -> None:
         self.belief = belief  # uniform worlds dealt per world kept (bots/belief.py); 1: uniform
+        # the belief's read model (a kind's floor; 1 ignores the kind) and temper (bots/belief.py)
+        self.model = model
+        self.temper = temper
         # instead, uniform worlds whose votes count by the belief's weight (importance weights)
         self.weigh = weigh
         self.tree = tree
@@ -166,8 +171,10 @@ class ExpertBot(Bot):
         world kept), the uniform sampler with ``belief=1``."""
         if self.sampler is Belief:
             if self.weigh:
-                return Belief(view, pool=1)
-            return Belief(view, pool=self.belief) if self.belief > 1 else Sampler(view)
+                return Belief(view, pool=1, model=self.model, temper=self.temper)
+            if self.belief > 1:
+                return Belief(view, pool=self.belief, model=self.model, temper=self.temper)
+            return Sampler(view)
         return self.sampler(view)
 
     def world_trees(
