@@ -95,6 +95,26 @@ def replay(initial_state: dict, events: Iterable[Any]) -> engine.GameState:
     return state
 
 
+def seat_view(game_id: int, state: engine.GameState, seat: int, level: str) -> engine.View:
+    """What a bot of ``level`` deciding for ``seat`` is given: the seat's view, and for a bot that
+    reads the table (the expert) the table's reads too, replayed from the game's log, since the
+    rules keep none (each move would pay for them; only these bots and the analysis use them)."""
+    from game.engine.bots import needs_reads
+
+    if not needs_reads(level):
+        return engine.view_for(state, seat)
+    row = Game.objects.filter(pk=game_id).values("initial_state").first()
+    if row is None or not row["initial_state"]:
+        return engine.view_for(state, seat)
+    events = GameEvent.objects.filter(game_id=game_id).order_by("seq").values_list("seat", "action")
+    try:
+        _, reading = engine.read_table(engine.GameState.from_json(row["initial_state"]),
+                                       [(seat_no, action) for seat_no, action in events])
+    except engine.IllegalAction:
+        return engine.view_for(state, seat)
+    return engine.reading_view(state, seat, reading)
+
+
 def replay_game(game: Game) -> dict:
     """Re-run a game's log from its deal: equals ``game.state`` for a sound log."""
     return replay(game.initial_state, game.events.order_by("seq")).to_json()

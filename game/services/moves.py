@@ -140,7 +140,8 @@ def apply_bot_action(game_id: int, seat: int, version: int, action: engine.Actio
             return None
         state = sending.state_of(game)
         if action is None:
-            action = bots.decide(gs.bot_level or gs.takeover_level, engine.view_for(state, seat),
+            level = gs.bot_level or gs.takeover_level
+            action = bots.decide(level, event_log.seat_view(game_id, state, seat, level),
                                  bots.rng_seed(game.seed, game.version, seat))
             if action is None:
                 return None
@@ -169,10 +170,11 @@ def bot_view(game_id: int, seat: int, version: int) -> tuple[str, engine.View, s
            .values("bot_level", "takeover_level", "game__state", "game__seed").first())
     if row is None or not (row["bot_level"] or row["takeover_level"]):
         return None
-    view = engine.view_for(engine.GameState.from_json(row["game__state"]), seat)
+    level = row["bot_level"] or row["takeover_level"]
+    view = event_log.seat_view(game_id, engine.GameState.from_json(row["game__state"]), seat, level)
     if not view["legal"]:
         return None
-    return row["bot_level"] or row["takeover_level"], view, bots.rng_seed(row["game__seed"], version, seat)
+    return level, view, bots.rng_seed(row["game__seed"], version, seat)
 
 
 # ---------------------------------------------------------------- the clocks' automatic moves
