@@ -1,24 +1,65 @@
 """Tournament news over the site socket: the event page's tabs join `tournament-<id>` (through
-social's page hook) and hear `tournament` {"id"} after every committed change of the standings; a
-player hears his own news (paired, a minute to the start) in his `site-<id>` group.
+social's page hook) and get the standings (tournaments/live.py) after every committed change, read
+once per change however many tabs are open; a player hears his own news (paired, a minute to the
+start) in his `site-<id>` group.
 
-The page fetches the standings fragment once per news (at most once a second), never on a timer.
+Changes of one event that commit while its frame is being read in this process are sent together
+by one more read, so a burst of finished games costs a few reads, not one each. The page re-reads
+its fragment only when its own part changed (tournaments/static/tournaments/standings.js), never on
+a timer.
 """
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
+from django.db import transaction
+
 from durak_site import realtime
+from durak_site.db import in_thread
 from social import notify
+
+from . import live
+
+log = logging.getLogger(__name__)
+
+# on the process's bridge loop only (durak_site.realtime), so no lock: an event whose frame is being read
+_reading: dict[int, dict[str, Any]] = {}  # event id → what changes committed meanwhile add to its next frame
+_again: set[int] = set()  # events changed again while their frame was being read
 
 
 def group(tournament_id: int) -> str:
     return f"tournament-{tournament_id}"
 
 
-def changed(tournament_id: int, **data) -> None:
-    """Every open page of the event re-reads the standings once this transaction commits."""
-    payload = {"type": "tournament", "id": tournament_id, **data}
-    realtime.send_on_commit([(group(tournament_id), notify.news_event(payload))])
+def changed(tournament_id: int, **data: Any) -> None:
+    """Every open page of the event gets the new standings once this transaction commits (read on
+    the thread pool: the committing thread's own frames, a game's last move, never wait for it)."""
+    transaction.on_commit(lambda: realtime.submit(publish(tournament_id, data)))
+
+
+async def publish(tournament_id: int, data: dict[str, Any]) -> None:
+    """Read the event's frame and send it to its group (or leave it to the read under way)."""
+    if tournament_id in _reading:
+        _reading[tournament_id].update(data)
+        _again.add(tournament_id)
+        return
+    _reading[tournament_id] = {}
+    try:
+        while True:
+            payload = await in_thread(live.frame)(tournament_id)
+            if payload is not None:
+                await realtime.send_now([(group(tournament_id), notify.news_event({**payload, **data}))])
+            if tournament_id not in _again:
+                return
+            _again.discard(tournament_id)
+            data, _reading[tournament_id] = _reading[tournament_id], {}
+    except Exception:  # the change is committed: the next frame (or a page's reload) repairs a lost one
+        log.exception("tournaments: the standings of event %s were not sent", tournament_id)
+    finally:
+        _reading.pop(tournament_id, None)
+        _again.discard(tournament_id)
 
 
 def tell(player_ids, kind: str, **data) -> None:

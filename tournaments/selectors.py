@@ -5,9 +5,8 @@ from __future__ import annotations
 from django.db.models import Q
 
 from . import standings
+from .live import TOP
 from .models import Entry, Tournament, TournamentGame
-
-TOP = 10  # standings lines shown at the top; the player's own line is added below
 
 
 def next_events(player=None, limit: int = 3) -> list[Tournament]:

@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext, pgettext
 from django.views.decorators.http import require_POST
 
 from durak_site import ratelimit
@@ -67,7 +68,24 @@ def detail(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(request, event_id)
     context = selectors.page(event, request.user)
     context["code"] = request.GET.get("code", "")
+    context["words"] = _standings_words()
     return render(request, "tournaments/detail.html", context)
+
+
+PLURAL_SAMPLES = (("zero", 0), ("one", 1), ("two", 2), ("few", 2), ("many", 5), ("other", 5))
+
+
+def _standings_words() -> dict:
+    """What standings.js writes, in the page's language: the same sentences as the fragment's, with
+    {placeholders}; the count of players in each plural category (Intl.PluralRules picks one)."""
+    return {
+        "marks": {"W": pgettext("a win, one letter", "W"), "D": pgettext("a draw, one letter", "D"),
+                  "L": pgettext("a loss, one letter", "L"), "B": pgettext("a bye, one letter", "B")},
+        "fire": gettext("On fire: wins count double"), "berserk": gettext("Berserk"),
+        "pause": pgettext("a paused player's mark", "pause"), "nobody": gettext("Nobody has joined yet."),
+        "place": gettext("Your place: %(place)s · points: %(score)s") % {"place": "{place}", "score": "{score}"},
+        "players": {cat: ngettext("%(n)s player", "%(n)s players", n) % {"n": "{n}"} for cat, n in PLURAL_SAMPLES},
+    }
 
 
 def standings_fragment(request: HttpRequest, event_id: int) -> HttpResponse:
