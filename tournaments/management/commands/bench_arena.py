@@ -175,7 +175,9 @@ class Arena:
             return
         self.arrived()
         rng = random.Random(self.rng.random())
-        state = {"busy": False, "again": False, "last": 0.0, "table": None}
+        # what the page showed when it loaded (every entry waits for the pool to open)
+        state = {"busy": False, "again": False, "last": 0.0, "table": None, "status": "running", "round": "0",
+                 "screen": "waiting"}
         pinger = asyncio.create_task(self.pinger(site, 20.0, rng, {}))
         try:
             while not self.stopping.is_set():
@@ -195,8 +197,8 @@ class Arena:
                             self.saw_end(table_id, i, now)
                     else:
                         self.reread(i, state)
-                elif kind == "hello" and page != "/tournaments/":
-                    self.reread(i, state)  # the page re-reads once (re)connected
+                elif kind == "hello" and page != "/tournaments/" and self.start:
+                    self.reread(i, state)  # a page re-reads once reconnected (its first render is the page's)
                 elif kind == "match" and frame.get("tournament") == self.event_id:
                     if state["table"] != frame["table_id"]:
                         state["table"] = frame["table_id"]
