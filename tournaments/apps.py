@@ -15,6 +15,7 @@ class TournamentsConfig(AppConfig):
         from . import deadlines, hooks, services
 
         signals.game_finished.connect(services.on_game_finished, dispatch_uid="tournaments.on_game_finished")
+        signals.choose_first_attacker.connect(services.on_deal, dispatch_uid="tournaments.on_deal")  # berserk
         deadlines.register_deadlines()  # the event's clock, no-shows, pairing waves, the schedule
         guards.register_seat_guard(hooks.seat_guard)  # a tournament table seats its two players only
         site_hooks.register_page_hook(hooks.page_groups)  # live standings, arriving at a tournament table

@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, ngettext, pgettext
 from django.views.decorators.http import require_POST
 
@@ -38,7 +39,7 @@ def _guarded(view):
     @login_required
     @require_POST
     def wrapped(request: HttpRequest, event_id: int) -> HttpResponse:
-        back = reverse("tournaments:detail", args=[event_id])
+        back = _back(request, reverse("tournaments:detail", args=[event_id]))
         if not ratelimit.within("tournaments", request.user.pk, POST_LIMIT):
             exc = ServiceError("social_too_many")
         else:
@@ -55,6 +56,15 @@ def _guarded(view):
         return redirect(back)
 
     return wrapped
+
+
+def _back(request: HttpRequest, default: str) -> str:
+    """Where a move's form came from (berserk at the table goes back to the table), if it is this site's."""
+    wanted = request.POST.get("next", "")
+    if wanted and url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()},
+                                                   require_https=request.is_secure()):
+        return wanted
+    return default
 
 
 def index(request: HttpRequest) -> HttpResponse:

@@ -9,7 +9,7 @@
 - ``schedule``: the standing events created ahead of time.
 """
 
-from .entries import berserk, pause, resume, return_wait
+from .entries import berserk, on_deal, pause, resume, return_wait
 from .events import LATE_JOIN_CLOSES, create_private, create_scheduled, join, may_see, withdraw
 from .lifecycle import (
     check_round_over,
@@ -28,6 +28,6 @@ from .waves import ARRIVE_SECONDS, arena_wave, arrived, remind_table, seat_pair,
 __all__ = [
     "ARRIVE_SECONDS", "LATE_JOIN_CLOSES", "arena_wave", "arrived", "berserk", "check_round_over", "create_ahead",
     "create_private", "create_scheduled", "fire_end", "fire_no_shows", "fire_round", "fire_start", "fire_warn",
-    "join", "may_see", "on_game_finished", "pause", "recompute", "remind_table", "remove_player", "resume", "return_wait",
+    "join", "may_see", "on_deal", "on_game_finished", "pause", "recompute", "remind_table", "remove_player", "resume", "return_wait",
     "seat_pair", "swiss_round", "void_game", "withdraw", "write_places",
 ]
