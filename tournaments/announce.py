@@ -3,14 +3,16 @@ social's page hook) and get the standings (tournaments/live.py) after every comm
 once per change however many tabs are open; a player hears his own news (paired, a minute to the
 start) in his `site-<id>` group.
 
-Changes of one event that commit while its frame is being read in this process are sent together
-by one more read, so a burst of finished games costs a few reads, not one each. The page re-reads
+Changes of one event that commit while its frame is being read, or within SPACING of the last
+frame this process sent, are sent together by one more read: however many games end at once, an
+event's pages get at most one frame a second from each process. The page re-reads
 its fragment only when its own part changed (tournaments/static/tournaments/standings.js), never on
 a timer.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -23,6 +25,11 @@ from social import notify
 from . import live
 
 log = logging.getLogger(__name__)
+
+# A frame costs the web process about 0.2 ms a tab to hand out (60 ms for 300 open pages: `manage.py
+# bench_arena --frames`), so an event sends at most one a SPACING from a process: the games that end
+# meanwhile share the next one.
+SPACING = 1.0  # seconds
 
 # on the process's bridge loop only (durak_site.realtime), so no lock: an event whose frame is being read
 _reading: dict[int, dict[str, Any]] = {}  # event id → what changes committed meanwhile add to its next frame
@@ -46,11 +53,14 @@ async def publish(tournament_id: int, data: dict[str, Any]) -> None:
         _again.add(tournament_id)
         return
     _reading[tournament_id] = {}
+    loop = asyncio.get_running_loop()
     try:
         while True:
+            started = loop.time()
             payload = await in_thread(live.frame)(tournament_id)
             if payload is not None:
                 await realtime.send_now([(group(tournament_id), notify.news_event({**payload, **data}))])
+            await asyncio.sleep(max(0.0, started + SPACING - loop.time()))  # what changes meanwhile waits
             if tournament_id not in _again:
                 return
             _again.discard(tournament_id)

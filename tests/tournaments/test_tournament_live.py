@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 import pytest
 from channels.layers import get_channel_layer
@@ -96,3 +97,35 @@ def test_a_finished_game_sends_the_new_standings_to_the_event_group_after_its_co
     last = frames[-1]
     assert last["type"] == "tournament" and last["id"] == event.pk
     assert last["recent"] == [pairing.table_id] and last["order"][0] != loser.pk
+
+
+@pytest.mark.skipif(not isinstance(get_channel_layer(), RedisPubSubChannelLayer),
+                    reason="the frame crosses processes through the Redis layer")
+@pytest.mark.django_db(transaction=True)
+def test_changes_within_a_second_share_frames_the_last_change_included(make_event, make_player):
+    event = make_event()
+    join_all(event, [make_player() for _ in range(2)])
+    late = make_player()
+
+    async def scenario() -> list[dict]:
+        layer = get_channel_layer()
+        channel = await layer.new_channel()
+        await layer.group_add(announce.group(event.pk), channel)
+
+        def burst():
+            for _ in range(4):  # four changes committed within a second (no transaction: each at once)
+                announce.changed(event.pk)
+                time.sleep(announce.SPACING / 5)
+            services.join(event.pk, late, code=event.invite_code)  # and one more, the last
+
+        await asyncio.to_thread(burst)
+        got = []
+        with pytest.raises(TimeoutError):
+            while True:
+                got.append((await asyncio.wait_for(layer.receive(channel), announce.SPACING + 1.5))["payload"])
+        await layer.flush()
+        return got
+
+    frames = asyncio.run(scenario())
+    assert 1 <= len(frames) <= 2  # the first, and one for whatever came while it was read and held
+    assert late.pk in frames[-1]["order"] and frames[-1]["players"] == 3

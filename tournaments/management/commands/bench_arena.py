@@ -137,6 +137,9 @@ class Arena:
         self.cpu = 0.0
         self.retries = 0
         self.failed = 0
+        self.sent_frames: dict[int, float] = {}  # --frames: frame number → when it was read and sent
+        self.frame_seen: dict[tuple[int, int], float] = {}  # (tab, frame number) → when it arrived
+        self.frame_reads: list[float] = []
 
     # ---------------------------------------------------------------- sockets
 
@@ -188,7 +191,11 @@ class Arena:
                 now = time.perf_counter()
                 frame = json.loads(raw)
                 kind = frame.get("type")
-                if kind == "tournament" and frame.get("id") == self.event_id:
+                if kind == "tournament" and frame.get("id") == self.event_id and "bench" in frame:
+                    self.frame_seen[(i, frame["bench"])] = now
+                    self.frames += 1
+                    self.frame_bytes += len(raw)
+                elif kind == "tournament" and frame.get("id") == self.event_id:
                     if self.start:
                         self.frames += 1
                         self.frame_bytes += len(raw)
@@ -391,6 +398,44 @@ class Arena:
             if self.start:
                 self.at_once.append(sum(1 for g in self.playing.values() if g.game_id))
 
+    async def frames_only(self, tabs: list[asyncio.Task]) -> float:
+        """Nobody plays: --frames standings frames are read and sent here, as a finished game's are
+        (--frame-rate a second), after as long a wait with the tabs idle. The web process's CPU over
+        the frames less that over the wait, per frame, is what a frame costs it to hand to every tab."""
+        from durak_site import realtime
+        from social import notify
+        from tournaments import announce
+
+        await asyncio.sleep(3.0)  # the tabs' first news (hello, presence) is over
+        idle = self.opts["frames"] / self.opts["frame_rate"]
+        cpu0 = _cpu_seconds(self.opts["pids"])
+        await asyncio.sleep(idle)
+        cpu_idle = _cpu_seconds(self.opts["pids"]) - cpu0
+        self.start = time.perf_counter()
+        cpu0 = _cpu_seconds(self.opts["pids"])
+        reads = []
+        for k in range(self.opts["frames"]):
+            t0 = time.perf_counter()
+            payload, cost = await in_thread(_timed_frame)(self.event_id)
+            reads.append(cost)
+            self.sent_frames[k] = t0
+            await realtime.send_now([(announce.group(self.event_id), notify.news_event({**payload, "bench": k}))])
+            await asyncio.sleep(max(0.0, t0 + 1 / self.opts["frame_rate"] - time.perf_counter()))
+        self.cpu = _cpu_seconds(self.opts["pids"]) - cpu0 - cpu_idle
+        elapsed = time.perf_counter() - self.start
+        await asyncio.sleep(3.0)
+        self.stopping.set()
+        await asyncio.gather(*tabs, return_exceptions=True)
+        self.frame_reads = reads
+        for k in self.sent_frames:
+            got = [t for (tab, seq), t in self.frame_seen.items() if seq == k]
+            self.told.extend(t - self.sent_frames[k] for t in got)
+            if len(got) >= self.opts["event_tabs"] and got:
+                self.told_all.append(max(got) - self.sent_frames[k])
+            else:
+                self.errors["standings:not shown on every tab"] += 1
+        return elapsed
+
     async def run(self) -> float:
         self.handshakes = asyncio.Semaphore(self.opts["connect_concurrency"])
         self.all_connected = asyncio.Event()
@@ -399,6 +444,8 @@ class Arena:
         self.side: set[asyncio.Task] = set()  # table tabs and re-reads
         tabs = [asyncio.create_task(self.event_tab(i)) for i in range(len(self.people))]
         await self.all_connected.wait()
+        if self.opts["frames"]:
+            return await self.frames_only(tabs)
         # the pool opens now: every tab is there to hear its first `match`
         await in_thread(_open_pool)(self.event_id)
         await asyncio.sleep(self.opts["warmup"])  # the first wave and its 3-2-1: not measured
@@ -429,6 +476,16 @@ class Arena:
         return elapsed
 
 
+def _timed_frame(event_id: int) -> tuple[dict, float]:
+    """The event's standings frame and the CPU its read cost this thread."""
+    from tournaments import live
+
+    t = time.thread_time()
+    payload = live.frame(event_id)
+    assert payload is not None
+    return payload, time.thread_time() - t
+
+
 def _open_pool(event_id: int) -> None:
     from durak_site.clock import db_now
     from tournaments.models import Entry
@@ -449,6 +506,10 @@ class Command(BaseCommand):
         parser.add_argument("--event-tabs", type=int, default=-1,
                             help="how many players keep the event's page open (the rest show the tournament "
                                  "list: they hear their `match` but no standings); default: all")
+        parser.add_argument("--frames", type=int, default=0,
+                            help="nobody plays: send this many standings frames to the event tabs and print what "
+                                 "one costs the web process (its CPU over them less over as long idle)")
+        parser.add_argument("--frame-rate", type=float, default=5.0, help="with --frames: frames a second")
         parser.add_argument("--ping-every", type=float, default=5.0)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--pids", default="", help="comma-separated PIDs of the web processes (their CPU)")
@@ -475,6 +536,9 @@ class Command(BaseCommand):
 
     def report(self, o: dict, arena: Arena, elapsed: float) -> None:
         ms = 1000.0
+        if o["frames"]:
+            self.report_frames(o, arena, elapsed)
+            return
 
         def line(name: str, values: list[float]) -> str:
             if not values:
@@ -524,5 +588,32 @@ class Command(BaseCommand):
                                  ("told", arena.told), ("told_all", arena.told_all)):
                 row[f"{name}_p50_ms"] = round(_pct(values, .5) * ms, 1)
                 row[f"{name}_p99_ms"] = round(_pct(values, .99) * ms, 1)
+            with open(o["json"], "a") as out:
+                out.write(json.dumps(row) + "\n")
+
+    def report_frames(self, o: dict, arena: Arena, elapsed: float) -> None:
+        tabs = max(o["event_tabs"], 1)
+        sent = max(len(arena.sent_frames), 1)
+        per_frame = arena.cpu * 1000 / sent if o["pids"] else float("nan")
+        self.stdout.write(f"standings frames: {len(arena.sent_frames)} sent to {o['event_tabs']} event tabs in "
+                          f"{elapsed:.1f} s ({o['frame_rate']}/s), {arena.frame_bytes / max(arena.frames, 1) / 1024:.2f} "
+                          f"KB each")
+        for name, values in (("read (bench process CPU)", arena.frame_reads), ("sent→one tab has it", arena.told),
+                             ("sent→every tab has it", arena.told_all)):
+            if values:
+                self.stdout.write(f"{name:<26} n={len(values):<6} p50={_pct(values, .5) * 1000:7.1f} ms  "
+                                  f"p99={_pct(values, .99) * 1000:7.1f} ms  max={max(values) * 1000:7.1f} ms")
+        self.stdout.write(f"web process CPU per frame handed to every tab: {per_frame:.1f} ms "
+                          f"({per_frame / tabs * 1000:.0f} µs a tab)")
+        errors = sum(arena.errors.values())
+        self.stdout.write(f"errors: {errors}" + (f" {dict(arena.errors)}" if errors else ""))
+        self.stdout.write(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+        if o["json"]:
+            row = {"frames": len(arena.sent_frames), "event_tabs": o["event_tabs"], "frame_rate": o["frame_rate"],
+                   "cpu_ms_per_frame": round(per_frame, 2), "kb_per_frame": round(arena.frame_bytes / max(arena.frames, 1) / 1024, 2),
+                   "read_ms_p50": round(_pct(arena.frame_reads, .5) * 1000, 2),
+                   "told_p99_ms": round(_pct(arena.told, .99) * 1000, 1),
+                   "told_all_p99_ms": round(_pct(arena.told_all, .99) * 1000, 1), "errors": errors,
+                   "load": [round(x, 1) for x in os.getloadavg()]}
             with open(o["json"], "a") as out:
                 out.write(json.dumps(row) + "\n")
