@@ -40,3 +40,12 @@ if (form) {
     }
   });
 }
+
+// a waiting room whose table closed (a no-show): berserk has nothing left to halve
+const room = document.querySelector(".room-page");
+if (form && room) {
+  const gone = () => { if (room.querySelector(".notice-closed")) { form.remove(); watcher.disconnect(); } };
+  const watcher = new MutationObserver(gone);
+  watcher.observe(room, { childList: true, subtree: true });
+  gone();
+}
