@@ -1,6 +1,7 @@
 """A joined player away from the event's page, in real browsers against the live stack: a minute
 before the start every page of his tells him (the site socket's notice, in each page's language);
-when the arena pairs him his pages go to his table by themselves with a sound; in the table's
+when the arena pairs him his pages go to his table by themselves with a sound (the in-page chime he
+switched on); in the table's
 waiting room, before his opponent comes, he chooses berserk from the table's bar without leaving
 it, and the game is dealt with his clock halved."""
 
@@ -16,8 +17,8 @@ pytestmark = [pytest.mark.timeout(300),
               pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (a shared channel layer): the "
                                  "server's timers tell the pages")]
 
-# every oscillator started (site.js beep()) is counted in the tab's sessionStorage, which outlives
-# the page it was started on (the tab goes to the table right after)
+# every oscillator started (static/site/alerts.js chime()) is counted in the tab's sessionStorage,
+# which outlives the page it was started on (the tab goes to the table right after)
 COUNT_BEEPS = """
 (() => {
   if (!window.OscillatorNode) return;
@@ -43,6 +44,9 @@ def test_the_minute_notice_on_every_page_then_to_the_table_with_a_sound_and_bers
                                     starts_at=db_now() + timedelta(minutes=5))
     Tournament.objects.filter(pk=event.pk).update(private=False)
     me, opponent = make_player("Миша"), make_player("Соперник")
+    from notifications.models import NotificationSettings
+
+    NotificationSettings.objects.create(player=me, sound=True)  # he asked for the in-page chime
     services.join(event.pk, me)
     services.join(event.pk, opponent)
     phone_ctx, phone = page_of(browser, asgi_live_server, me, mobile=True)

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.game.helpers import play_out
 from tests.game.test_table_ui_live import close, make_player
 from tests.tournaments.browser import page_of
-from tests.tournaments.helpers import begin, join_all, play_out, resign, start
+from tests.tournaments.helpers import begin, join_all, resign, start
 
 pytestmark = [pytest.mark.timeout(400)]
 
