@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import functools
 import json
 import os
 import random
@@ -207,11 +208,14 @@ class Arena:
                 elif kind == "hello" and page != "/tournaments/" and self.start:
                     self.reread(i, state)  # a page re-reads once reconnected (its first render is the page's)
                 elif kind == "match" and frame.get("tournament") == self.event_id:
+                    # as site.js: to the table (told again every 5 s while he has not come: a tab whose
+                    # socket could not open tries again then)
                     if state["table"] != frame["table_id"]:
                         state["table"] = frame["table_id"]
                         task = asyncio.create_task(self.table_tab(i, frame["table_id"], rng))
                         self.side.add(task)
                         task.add_done_callback(self.side.discard)
+                        task.add_done_callback(functools.partial(_left_table, state, frame["table_id"]))
                 elif kind == "error":
                     self.errors[f"site:{frame.get('code')}"] += 1
         except ConnectionError as exc:
@@ -474,6 +478,11 @@ class Arena:
             elif tabs_shown:
                 self.errors["standings:not shown on every tab"] += 1
         return elapsed
+
+
+def _left_table(state: dict, table_id: int, _task: asyncio.Task) -> None:
+    if state["table"] == table_id:
+        state["table"] = None
 
 
 def _timed_frame(event_id: int) -> tuple[dict, float]:
