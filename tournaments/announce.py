@@ -57,9 +57,9 @@ async def publish(tournament_id: int, data: dict[str, Any]) -> None:
     try:
         while True:
             started = loop.time()
-            payload = await in_thread(live.frame)(tournament_id)
+            payload = await in_thread(live.news)(tournament_id, data)
             if payload is not None:
-                await realtime.send_now([(group(tournament_id), notify.news_event({**payload, **data}))])
+                await realtime.send_now([(group(tournament_id), notify.news_event(payload))])
             await asyncio.sleep(max(0.0, started + SPACING - loop.time()))  # what changes meanwhile waits
             if tournament_id not in _again:
                 return

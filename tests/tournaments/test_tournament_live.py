@@ -5,6 +5,7 @@ in progress), and sent to the event's group after the commit."""
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 
@@ -58,7 +59,16 @@ def test_below_the_top_only_the_players_of_a_game_just_over_are_sent_whole(make_
 
 @pytest.mark.django_db
 def test_no_frame_for_an_event_that_does_not_exist():
-    assert live.frame(987654) is None
+    assert live.frame(987654) is None and live.news(987654) is None
+
+
+@pytest.mark.django_db
+def test_the_frame_is_sent_as_one_string_with_what_the_moment_adds(make_event, make_player):
+    event, _people, _over, _running = _paired_and_one_game_over(make_event, make_player)
+    sent = live.news(event.pk, {"finished": True})
+    assert set(sent) == {"type", "id", "standings"} and sent["id"] == event.pk
+    body = json.loads(sent["standings"])
+    assert body["finished"] is True and body["order"] == live.frame(event.pk)["order"]
 
 
 @pytest.mark.skipif(not isinstance(get_channel_layer(), RedisPubSubChannelLayer),
@@ -88,10 +98,11 @@ def test_a_finished_game_sends_the_new_standings_to_the_event_group_after_its_co
 
         await asyncio.to_thread(finish)
         got = []
-        while not got or not got[-1]["payload"].get("recent"):
-            got.append(await asyncio.wait_for(layer.receive(channel), 10))
+        while not got or not got[-1].get("recent"):
+            payload = (await asyncio.wait_for(layer.receive(channel), 10))["payload"]
+            got.append({**payload, **json.loads(payload["standings"])})
         await layer.flush()
-        return [m["payload"] for m in got]
+        return got
 
     frames = asyncio.run(scenario())
     last = frames[-1]
@@ -122,7 +133,8 @@ def test_changes_within_a_second_share_frames_the_last_change_included(make_even
         got = []
         with pytest.raises(TimeoutError):
             while True:
-                got.append((await asyncio.wait_for(layer.receive(channel), announce.SPACING + 1.5))["payload"])
+                payload = (await asyncio.wait_for(layer.receive(channel), announce.SPACING + 1.5))["payload"]
+                got.append(json.loads(payload["standings"]))
         await layer.flush()
         return got
 

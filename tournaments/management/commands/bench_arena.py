@@ -192,6 +192,8 @@ class Arena:
                 now = time.perf_counter()
                 frame = json.loads(raw)
                 kind = frame.get("type")
+                if kind == "tournament" and isinstance(frame.get("standings"), str):
+                    frame.update(json.loads(frame["standings"]))  # as standings.js reads it
                 if kind == "tournament" and frame.get("id") == self.event_id and "bench" in frame:
                     self.frame_seen[(i, frame["bench"])] = now
                     self.frames += 1
@@ -486,11 +488,11 @@ def _left_table(state: dict, table_id: int, _task: asyncio.Task) -> None:
 
 
 def _timed_frame(event_id: int) -> tuple[dict, float]:
-    """The event's standings frame and the CPU its read cost this thread."""
+    """The event's standings frame as announce sends it, and the CPU its read cost this thread."""
     from tournaments import live
 
     t = time.thread_time()
-    payload = live.frame(event_id)
+    payload = live.news(event_id)
     assert payload is not None
     return payload, time.thread_time() - t
 

@@ -98,11 +98,12 @@ if (root) {
   const id = Number(root.dataset.tournament);
   subscribe({
     message: (msg) => {
-      if (!msg || msg.type !== "tournament" || msg.id !== id || !Array.isArray(msg.order)) return;
-      if (msg.at < newest) return; // another process's older read
-      newest = msg.at;
+      if (!msg || msg.type !== "tournament" || msg.id !== id || typeof msg.standings !== "string") return;
+      const standings = JSON.parse(msg.standings); // sent as one string, encoded once for every tab
+      if (standings.at < newest) return; // another process's older read
+      newest = standings.at;
       const live = document.querySelector("#t-live .t-live");
-      if (!live || !apply(msg, live)) document.dispatchEvent(new CustomEvent("tournament-reread"));
+      if (!live || !apply(standings, live)) document.dispatchEvent(new CustomEvent("tournament-reread"));
     },
   });
 }

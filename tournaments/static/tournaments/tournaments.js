@@ -39,7 +39,7 @@ if (page) {
   subscribe({
     message: (msg) => {
       if (!msg) return;
-      if (msg.type === "tournament" && msg.id === id && !Array.isArray(msg.order)) reload(); // else standings.js
+      if (msg.type === "tournament" && msg.id === id && typeof msg.standings !== "string") reload(); // else standings.js
       if (msg.type === "hello") reload(); // (re)connected: whatever was missed meanwhile
     },
   });
