@@ -15,6 +15,7 @@ class TournamentsConfig(AppConfig):
         from . import deadlines, hooks, protocol, services
 
         signals.game_finished.connect(services.on_game_finished, dispatch_uid="tournaments.on_game_finished")
+        signals.choose_first_attacker.connect(services.on_deal, dispatch_uid="tournaments.on_deal")  # berserk
         deadlines.register_deadlines()  # the event's clock, no-shows, pairing waves, the schedule
         protocol.register()  # its news on the sockets (tournaments/protocol.py)
         guards.register_seat_guard(hooks.seat_guard)  # a tournament table seats its two players only

@@ -7,19 +7,22 @@ them on as they are. A pairing's `match` is social's (social/protocol.py), with 
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, NotRequired, TypedDict
+from typing import Annotated, Literal, TypedDict
 
 from game.protocol import register_out
 from social.protocol import BOTH
 
 
 class Tournament(TypedDict):
-    """The standings changed: the event page re-reads `/tournaments/<id>/live/` (at most once a second per tab)."""
+    """The standings changed: read once per change for every open page of the event
+    (tournaments/live.py), at most one frame a second from each server process."""
 
     type: Literal["tournament"]
     id: Annotated[int, "the event"]
-    next_round: NotRequired[Annotated[str, "a Swiss round began: ISO, when the next one is due"]]
-    finished: NotRequired[Annotated[bool, "the event is over"]]
+    standings: Annotated[str, "one JSON string, encoded once for every tab: `status`, `round`, `players`, "
+                              "`order` (listed players' ids in standings order), `lines` (`id`, `nick`, "
+                              "`shown`, `marks`, `state`, `fire`), `recent`, `running` (`[table_id, nick, "
+                              "nick]`), `at` (ms); `finished`, `next_round` at those moments"]
 
 
 class TournamentSoon(TypedDict):

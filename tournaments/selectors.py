@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from django.db.models import Prefetch, Q
 
-from . import standings
+from . import scoring, standings
+from .live import TOP
 from .models import Entry, Tournament, TournamentGame, TournamentSeat
-
-TOP = 10  # standings lines shown at the top; the player's own line is added below
 
 
 def next_events(player=None, limit: int = 3) -> list[Tournament]:
@@ -53,8 +52,19 @@ def page(event: Tournament, player) -> dict:
                         .filter(TournamentGame.seating(player.pk)).select_related("player_a", "player_b").prefetch_related(seats)
                         .order_by("-finished_at")[:30])
     return {"event": event, "lines": top, "mine": mine if mine is not None and mine not in top else None,
-            "my_line": mine, "entry": entry, "current": current, "running": running, "my_games": my_games,
-            "players": len(lines), "podium": event.podium}
+            "my_line": mine, "entry": entry, "current": current, "running": running,
+            "my_games": [_as_mine(event, g, player.pk) for g in my_games], "players": len(lines),
+            "podium": event.podium}
+
+
+def _as_mine(event: Tournament, game: TournamentGame, player_id: int) -> dict:
+    """One of his games as his list shows it: the opponent, his result and what it earned him."""
+    side = game.side(player_id)
+    opponent = game.player_b if side == "a" else game.player_a
+    points = getattr(game, f"points_{side}")
+    return {"opponent": getattr(opponent, "nick", None), "result": getattr(game, f"result_{side}"),
+            "points": scoring.display(points) if event.is_swiss else str(points), "game_id": game.game_id,
+            "void": game.status == TournamentGame.Status.VOID, "round": game.round}
 
 
 def podiums_of(player_id: int, limit: int = 5) -> list[Entry]:

@@ -14,6 +14,8 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext, ngettext, pgettext
 from django.views.decorators.http import require_POST
 
 from durak_site import ratelimit
@@ -37,7 +39,7 @@ def _guarded(view):
     @login_required
     @require_POST
     def wrapped(request: HttpRequest, event_id: int) -> HttpResponse:
-        back = reverse("tournaments:detail", args=[event_id])
+        back = _back(request, reverse("tournaments:detail", args=[event_id]))
         if not ratelimit.within("tournaments", request.user.pk, POST_LIMIT):
             exc = ServiceError("social_too_many")
         else:
@@ -56,6 +58,15 @@ def _guarded(view):
     return wrapped
 
 
+def _back(request: HttpRequest, default: str) -> str:
+    """Where a move's form came from (berserk at the table goes back to the table), if it is this site's."""
+    wanted = request.POST.get("next", "")
+    if wanted and url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()},
+                                                   require_https=request.is_secure()):
+        return wanted
+    return default
+
+
 def index(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/index.html", {
         "upcoming": selectors.next_events(request.user, limit=20),
@@ -67,7 +78,24 @@ def detail(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(request, event_id)
     context = selectors.page(event, request.user)
     context["code"] = request.GET.get("code", "")
+    context["words"] = _standings_words()
     return render(request, "tournaments/detail.html", context)
+
+
+PLURAL_SAMPLES = (("zero", 0), ("one", 1), ("two", 2), ("few", 2), ("many", 5), ("other", 5))
+
+
+def _standings_words() -> dict:
+    """What standings.js writes, in the page's language: the same sentences as the fragment's, with
+    {placeholders}; the count of players in each plural category (Intl.PluralRules picks one)."""
+    return {
+        "marks": {"W": pgettext("a win, one letter", "W"), "D": pgettext("a draw, one letter", "D"),
+                  "L": pgettext("a loss, one letter", "L"), "B": pgettext("a bye, one letter", "B")},
+        "fire": gettext("On fire: wins count double"), "berserk": gettext("Berserk"),
+        "pause": pgettext("a paused player's mark", "pause"), "nobody": gettext("Nobody has joined yet."),
+        "place": gettext("Your place: %(place)s · points: %(score)s") % {"place": "{place}", "score": "{score}"},
+        "players": {cat: ngettext("%(n)s player", "%(n)s players", n) % {"n": "{n}"} for cat, n in PLURAL_SAMPLES},
+    }
 
 
 def standings_fragment(request: HttpRequest, event_id: int) -> HttpResponse:

@@ -5,64 +5,24 @@ back, and the podium appears when the arena ends."""
 
 from __future__ import annotations
 
-import threading
 import time
 
 import pytest
 from django.conf import settings
 
-from tests.conftest import login_browser_context
 from tests.game.helpers import play_out
 from tests.game.test_table_ui_live import close, make_player
+from tests.tournaments.browser import Homes, dealt, one_network_forgotten, page_of, site_open
 
 pytestmark = [pytest.mark.timeout(400),
               pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (a shared channel layer): the test "
                                  "process ends the games, the live daphne tells the pages")]
 
 
-def _page(browser, base, player, **kw):
-    context = login_browser_context(browser, base, player, **kw)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
-    return context, page
-
-
-def _site_open(page):
-    page.wait_for_function("window.__site && window.__site.open", timeout=15000)
-
-
-def _one_network_forgotten():
-    """Every browser here comes from 127.0.0.1, which the table sockets record: as people at four
-    homes, they must not count as one network (the pairer would never seat them together)."""
-    from accounts.models import AddressUse
-
-    AddressUse.objects.all().delete()
-
-
-class _FourHomes(threading.Thread):
-    """Forgets the shared loopback address as fast as the table sockets record it, for the test's length."""
-
-    def __init__(self):
-        super().__init__(daemon=True)
-        self.stop = threading.Event()
-
-    def run(self):
-        from django.db import connections
-
-        try:
-            while not self.stop.wait(0.1):
-                _one_network_forgotten()
-        finally:
-            connections.close_all()
-
-
 def _play_round(event, pages: dict, shot=None) -> int:
     """Every pending pairing: both players' pages went to its table by themselves, its game was
     dealt (both arrived, the 3-2-1 ran); it is played to the end, and its players go back to the
     event's page (if the next pairing has not already taken them away)."""
-    from game.models import Game
     from tournaments.models import TournamentGame
 
     pending = list(TournamentGame.objects.filter(tournament=event, status="pending"))
@@ -71,18 +31,13 @@ def _play_round(event, pages: dict, shot=None) -> int:
             if pid in pages:
                 pages[pid].wait_for_url(f"**/tables/{g.table_id}/", timeout=20000)
     for g in pending:
-        deadline = time.monotonic() + 30
-        game = None
-        while game is None and time.monotonic() < deadline:
-            game = Game.objects.filter(table_id=g.table_id, status="playing").first()
-            time.sleep(0.2)
-        assert game is not None, f"the game of table {g.table_id} never started"
+        game = dealt(g.table_id)
         if shot is not None:  # his game runs: his page stays where it is until it ends
             page = pages[g.player_a_id]
             page.wait_for_function("window.__table && window.__table.view !== null", timeout=20000)
             page.screenshot(path=str(shot))
             shot = None
-        _one_network_forgotten()
+        one_network_forgotten()
         play_out(game.pk, seed=g.pk)
         for pid in (g.player_a_id, g.player_b_id):  # back to the event's page: his pause screen
             if pid in pages and f"/tables/{g.table_id}/" in pages[pid].url:
@@ -131,13 +86,13 @@ def test_four_players_play_an_arena_live_to_the_podium(asgi_live_server, transac
     people = [make_player(n) for n in nicks]
     contexts, pages = [], []
     for i, p in enumerate(people):
-        ctx, page = _page(browser, asgi_live_server, p, mobile=i % 2 == 0, locale="en-US" if i == 3 else "ru-RU")
+        ctx, page = page_of(browser, asgi_live_server, p, mobile=i % 2 == 0, locale="en-US" if i == 3 else "ru-RU")
         contexts.append(ctx)
         pages.append(page)
     by_player = {p.pk: page for p, page in zip(people, pages, strict=True)}
-    watch_ctx, watch = _page(browser, asgi_live_server, make_player("Зритель"), mobile=True)
+    watch_ctx, watch = page_of(browser, asgi_live_server, make_player("Зритель"), mobile=True)
     contexts.append(watch_ctx)
-    homes = _FourHomes()
+    homes = Homes()
     homes.start()
     try:
         # one tap on the home page: «Участвовать»
@@ -151,15 +106,15 @@ def test_four_players_play_an_arena_live_to_the_podium(asgi_live_server, transac
             assert page.locator(".t-standings", has_text=nick).count() == 1
         pages[0].reload()
         for page in pages:
-            _site_open(page)
+            site_open(page)
         watch.goto(f"/tournaments/{event.pk}/")
-        _site_open(watch)
+        site_open(watch)
         watch.evaluate("window.__sameDocument = true")
         watch.screenshot(path=str(screenshot_dir / "tournament-before-start-phone.png"))
         assert Entry.objects.filter(tournament=event).count() == 4
 
         # the start falls due: the server's sweep starts the arena and pairs everybody by rating
-        _one_network_forgotten()
+        one_network_forgotten()
         Tournament.objects.filter(pk=event.pk).update(start_deadline=db_now(), warn_deadline=None)
         _wait_paired(event, 2)
         assert _play_round(event, by_player, shot=screenshot_dir / "tournament-game-table.png") == 2
@@ -172,7 +127,7 @@ def test_four_players_play_an_arena_live_to_the_podium(asgi_live_server, transac
         _wait_paired(event, 2)
         _wait_dealt(event, pages=pages)
         # Гоша pauses from a second tab while he plays: it starts when his game ends
-        pause_ctx, pause_tab = _page(browser, asgi_live_server, people[3], locale="en-US")
+        pause_ctx, pause_tab = page_of(browser, asgi_live_server, people[3], locale="en-US")
         contexts.append(pause_ctx)
         pause_tab.goto(f"/tournaments/{event.pk}/")
         pause_tab.locator("[data-pause]").click()

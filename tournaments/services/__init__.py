@@ -11,7 +11,7 @@
 - ``schedule``: the standing events created ahead of time.
 """
 
-from .entries import berserk, pause, resume, return_wait
+from .entries import berserk, on_deal, pause, resume, return_wait
 from .events import LATE_JOIN_CLOSES, create_private, create_scheduled, join, may_see, withdraw
 from .lifecycle import (
     fire_end,
@@ -39,7 +39,7 @@ from .waves import (
 __all__ = [
     "ARRIVE_SECONDS", "ROUND_BREAK", "stated_start", "LATE_JOIN_CLOSES", "arena_wave", "arrived", "berserk", "check_round_over", "create_ahead",
     "create_private", "create_scheduled", "fire_end", "fire_no_show", "fire_no_shows", "fire_reminder", "fire_round",
-    "fire_schedule", "fire_start", "fire_warn", "fire_wave", "join", "may_see", "on_game_finished", "pause", "recompute",
+    "fire_schedule", "fire_start", "fire_warn", "fire_wave", "join", "may_see", "on_deal", "on_game_finished", "pause", "recompute",
     "remind_table", "remove_player", "request_wave", "resume", "return_wait", "schedule_changed", "seat_pair",
     "swiss_round", "void_game", "withdraw", "write_places",
 ]

@@ -6,10 +6,12 @@ RETURN_STEP more (capped at RETURN_CAP) before he is paired again (the rules pag
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 
 from durak_site.clock import db_now
 from durak_site.errors import ServiceError
@@ -19,6 +21,8 @@ from game.models import Game
 from .. import announce
 from ..models import Entry, Tournament, TournamentGame, TournamentSeat
 from .waves import request_wave
+
+log = logging.getLogger(__name__)
 
 RETURN_STEP = timedelta(seconds=20)
 RETURN_CAP = timedelta(minutes=2)
@@ -81,7 +85,9 @@ def resume(event_id: int, player: Any) -> Entry:
 
 
 def berserk(event_id: int, player: Any) -> TournamentGame:
-    """Berserk: his own turn clock halves in his running arena game, for +1 on a win (scoring)."""
+    """Berserk: his own turn clock halves for +1 on a win (scoring). Chosen at the table before the
+    game is dealt (the waiting room, the 3-2-1), it is kept on the pairing and takes effect at the
+    deal (``on_deal``); in the running game, before his first move, it takes effect at once."""
     if player is None or not player.is_authenticated:
         raise ServiceError("login_required")
     with transaction.atomic():
@@ -91,17 +97,51 @@ def berserk(event_id: int, player: Any) -> TournamentGame:
             raise ServiceError("berserk_not_playing")
         game_id = (Game.objects.filter(table_id=pairing.table_id, status=Game.Status.PLAYING)
                    .values_list("pk", flat=True).first())
-        if game_id is None:
-            raise ServiceError("berserk_not_playing")
-        game_services.halve_turn_clock(game_id, player.pk)
-        if pairing.size > 2:
-            TournamentSeat.objects.filter(pairing=pairing, player=player).update(berserk=True)
+        pod_seat = TournamentSeat.objects.filter(pairing=pairing, player=player) if pairing.size > 2 else None
+        field = "" if pod_seat is not None else f"berserk_{pairing.side(player.pk)}"
+        chosen = pod_seat.filter(berserk=True).exists() if pod_seat is not None else getattr(pairing, field)
+        if game_id is not None:
+            game_services.halve_turn_clock(game_id, player.pk)
+        elif chosen:
+            raise ServiceError("berserk_twice")
+        if pod_seat is not None:
+            pod_seat.update(berserk=True)
         else:
-            field = f"berserk_{pairing.side(player.pk)}"
             setattr(pairing, field, True)
             pairing.save(update_fields=[field])
         announce.changed(event_id)
     return pairing
+
+
+def on_deal(sender: Any, table_id: int, players: int, **kwargs: Any) -> None:
+    """game.signals.choose_first_attacker (a game is about to be dealt): a berserk chosen at this
+    tournament table before the deal halves its player's clock once the deal commits, before the
+    deal's frames leave (so before anyone can move). Chooses no leader."""
+    pairing = (TournamentGame.objects.filter(table_id=table_id, status=TournamentGame.Status.PENDING)
+               .filter(Q(berserk_a=True) | Q(berserk_b=True) | Q(size__gt=2)).first())
+    if pairing is None:
+        return None
+    if pairing.size > 2:
+        chosen = list(TournamentSeat.objects.filter(pairing=pairing, berserk=True).values_list("player_id", flat=True))
+    else:
+        chosen = [pid for pid, flag in ((pairing.player_a_id, pairing.berserk_a), (pairing.player_b_id, pairing.berserk_b))
+                  if flag and pid is not None]
+    if not chosen:
+        return None
+    transaction.on_commit(lambda: _halve_at_deal(table_id, chosen))
+    return None
+
+
+def _halve_at_deal(table_id: int, player_ids: list[int]) -> None:
+    game_id = (Game.objects.filter(table_id=table_id, status=Game.Status.PLAYING)
+               .values_list("pk", flat=True).first())
+    for player_id in player_ids:
+        if game_id is None:
+            return
+        try:
+            game_services.halve_turn_clock(game_id, player_id)
+        except ServiceError as exc:  # he moved already, or it is halved: nothing to do
+            log.info("tournaments: berserk at table %s not applied at the deal: %s", table_id, exc.code)
 
 
 def remove_player(event_id: int, player_id: int) -> Entry:

@@ -8,6 +8,7 @@ are the database's work and are not in these figures.
 
 from __future__ import annotations
 
+import json
 import random
 import statistics
 import time
@@ -88,7 +89,7 @@ class Command(BaseCommand):
 
         from accounts.models import Player
         from durak_site.clock import db_now
-        from tournaments import selectors
+        from tournaments import live, selectors
         from tournaments.models import Entry, Tournament
 
         with transaction.atomic():
@@ -103,11 +104,16 @@ class Command(BaseCommand):
             viewer = people[players // 2]
             request = RequestFactory().get("/")
             request.user = viewer
-            costs = []
+            costs, frames = [], []
             for _ in range(15):
                 t = time.process_time()
                 render_to_string("tournaments/_live.html", selectors.page(event, viewer), request=request)
                 costs.append(time.process_time() - t)
+                t = time.process_time()
+                frame = json.dumps(live.frame(event.pk))
+                frames.append(time.process_time() - t)
             transaction.set_rollback(True)
         self.stdout.write(f"standings: {players} players, {statistics.median(costs) * 1000:.1f} ms per tab's re-read "
-                          f"(median; each open event page re-reads at most once a second)")
+                          f"of its fragment (median; a page re-reads only when its own part changed)")
+        self.stdout.write(f"standings frame: {players} players, {statistics.median(frames) * 1000:.1f} ms per read "
+                          f"(median; once per change for every open page), {len(frame) / 1024:.1f} KB")

@@ -1,5 +1,6 @@
 // Tournament pages: countdowns drawn from the page's own times (no server call), and the event
-// page's live part re-read once per `tournament` news on the page's socket (at most once a second).
+// page's live part re-read (at most once a second) when the socket (re)connects or standings.js finds
+// the page's own part changed; standings.js draws the `tournament` frames themselves.
 // No socket of its own: it hears the page's one socket (static/site/socket.js).
 import { $ } from "../site/page.js";
 import { subscribe } from "../site/socket.js";
@@ -34,10 +35,11 @@ if (page) {
       if (again) { again = false; reload(); }
     }, Math.max(0, 1000 - (Date.now() - last)));
   };
+  document.addEventListener("tournament-reread", reload); // standings.js: this page's own part changed
   subscribe({
     message: (msg) => {
       if (!msg) return;
-      if (msg.type === "tournament" && msg.id === id) reload();
+      if (msg.type === "tournament" && msg.id === id && typeof msg.standings !== "string") reload(); // else standings.js
       if (msg.type === "hello") reload(); // (re)connected: whatever was missed meanwhile
     },
   });

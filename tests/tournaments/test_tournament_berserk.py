@@ -1,0 +1,65 @@
+"""Berserk chosen at the table before the game is dealt (the waiting room, the 3-2-1): kept on the
+pairing, it halves the player's clock at the deal; chosen twice it is refused; pressed at the table,
+the player stays at the table."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import TestCase
+from django.urls import reverse
+
+from durak_site.errors import ServiceError
+from tests.tournaments.helpers import begin, join_all, start
+from tournaments import services
+from tournaments.models import TournamentGame
+
+pytestmark = pytest.mark.django_db
+
+
+def _paired(make_event, make_player):
+    event = make_event()
+    a, b = make_player(), make_player()
+    join_all(event, [a, b])
+    start(event)
+    services.arena_wave(event.pk)
+    return event, a, b, TournamentGame.objects.get(tournament=event)
+
+
+def test_berserk_in_the_waiting_room_halves_the_clock_at_the_deal(make_event, make_player):
+    event, a, b, pairing = _paired(make_event, make_player)
+    services.berserk(event.pk, a)
+    pairing.refresh_from_db()
+    assert (pairing.berserk_a if pairing.player_a_id == a.pk else pairing.berserk_b) is True
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        game = begin(pairing)
+    game.refresh_from_db()
+    seat_a = game.seats.get(player=a).number
+    assert game.halved_seats == [seat_a]  # his only, not his opponent's
+    first_turn = (game.deadline - game.started_at).total_seconds()
+    expected = event.turn_seconds / 2 if seat_a in game.deadline_seats else event.turn_seconds  # his: half
+    assert first_turn == pytest.approx(expected, abs=1.5)
+
+
+def test_berserk_chosen_twice_before_the_deal_is_refused_and_changes_nothing(make_event, make_player):
+    event, a, b, pairing = _paired(make_event, make_player)
+    services.berserk(event.pk, a)
+    with pytest.raises(ServiceError) as exc:
+        services.berserk(event.pk, a)
+    assert exc.value.code == "berserk_twice"
+    pairing.refresh_from_db()
+    assert [pairing.berserk_a, pairing.berserk_b].count(True) == 1
+
+
+def test_berserk_pressed_at_the_table_keeps_the_player_at_the_table(client, make_event, make_player):
+    event, a, b, pairing = _paired(make_event, make_player)
+    client.force_login(a)
+    table = reverse("lobby:table", args=[pairing.table_id])
+    page = client.get(table, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "t-berserk" in page and 'name="next"' in page
+    resp = client.post(reverse("tournaments:berserk", args=[event.pk]), {"next": table})
+    assert resp.status_code == 302 and resp.url == table
+    page = client.get(table, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "t-berserk-on" in page and "your turn clock is halved" in page
+    # a next that leaves the site is not followed
+    resp = client.post(reverse("tournaments:berserk", args=[event.pk]), {"next": "https://example.com/"})
+    assert resp.url == reverse("tournaments:detail", args=[event.pk])
