@@ -149,17 +149,9 @@ def turn_seconds(game: Game, seats: list[int] | None = None) -> float:
     return full / 2 if halved and any(s in halved for s in running or ()) else full
 
 
-BOTS_ONLY = ("reads", "drawn")  # view fields no frame carries
-
-
 def frame(game: Game, state: engine.GameState, seat: int | None, seats: list[SeatFacts]) -> State:
     """The wire frame of `seat` (None: a spectator): game/protocol/table.py's `State`."""
-    view = engine.view_for(state, seat)
-    # the table's reads are public, but only the bots and the analysis use them; they grow with the
-    # game (kilobytes late on) and every seat's frame of every move would carry them
-    fields = cast("dict[str, Any]", view)  # the same dict, its keys named at run time
-    for key in BOTS_ONLY:
-        fields.pop(key, None)
+    view = engine.view_for(state, seat)  # never the table's reads: only the bots' views carry them
     if not state.rules.memory_aid:
         # what the table rule turns off is not sent: only the client drew the aid, so a modified
         # client would have shown it anyway
