@@ -6,6 +6,7 @@ import asyncio
 import io
 import json
 import logging
+from typing import Literal, TypedDict
 
 import pytest
 
@@ -58,12 +59,17 @@ def test_a_line_outside_any_context_has_no_ids():
     assert set(line) == {"ts", "level", "logger", "message"}
 
 
+class LogProbe(TypedDict):
+    type: Literal["log_probe"]
+
+
 @pytest.mark.django_db(transaction=True)
-async def test_a_socket_line_names_its_socket_player_table_and_game(json_lines):
+async def test_a_socket_line_names_its_socket_player_table_and_game(json_lines, monkeypatch):
     """A line logged while a table socket handles a message carries the socket's ids (read live)."""
     from channels.db import database_sync_to_async
 
     from game import services, socket_hooks
+    from game.protocol import schema
     from tests.game.helpers import close_quietly, make_table, open_socket, receive_until
 
     async def shout(consumer, content) -> None:
@@ -72,6 +78,8 @@ async def test_a_socket_line_names_its_socket_player_table_and_game(json_lines):
     person = await database_sync_to_async(make_player)("jsonsock")
     table = await database_sync_to_async(make_table)(humans=[person], bots=["random"], turn_seconds=90)
     game = await database_sync_to_async(services.start_game)(table.pk)
+    monkeypatch.setattr(schema, "_specs", dict(schema._specs))  # declared as an app declares its own
+    schema.register_in(LogProbe)
     socket_hooks.register("log_probe", shout)
     try:
         comm, connected, _code = await open_socket(table.pk, person)
