@@ -115,6 +115,10 @@ def answer(guest, invitation_id, accept: bool) -> tuple[PartyInvitation, bool]:
             row.save(update_fields=["status"])
             notify.tell(row.host_id, "party_declined", nick=guest.nick)
             return row, False
+        # both players locked, in player order: two parties forming at once over a shared player
+        # (b accepts a's and c's invitations while c accepts a's) queue up instead of deadlocking
+        list(Player.objects.select_for_update().filter(pk__in=(row.host_id, guest.pk)).order_by("pk")
+             .values_list("pk", flat=True))
         host = row.host
         _may_play(host)
         if not people.are_friends(host.pk, guest.pk):
@@ -136,8 +140,10 @@ def _form(host: Player, guest: Player) -> Party:
     try:
         with transaction.atomic():
             party = Party.objects.create(leader=host, member=guest, created_at=db_now())
-            PartyMember.objects.bulk_create([PartyMember(player=host, party=party),
-                                             PartyMember(player=guest, party=party)])
+            # in player order: two parties forming at once over a shared player take the unique key's
+            # locks in one order, so one waits for the other instead of deadlocking
+            PartyMember.objects.bulk_create([PartyMember(player=p, party=party)
+                                             for p in sorted((host, guest), key=lambda p: p.pk)])
     except IntegrityError:
         if PartyMember.objects.filter(player=guest).exists():
             raise ServiceError("party_busy") from None
