@@ -32,8 +32,9 @@ log = logging.getLogger(__name__)
 SPACING = 1.0  # seconds
 
 # on the process's bridge loop only (durak_site.realtime), so no lock: an event whose frame is being read
-_reading: dict[int, dict[str, Any]] = {}  # event id → what changes committed meanwhile add to its next frame
-_again: set[int] = set()  # events changed again while their frame was being read
+# or held, and what changes committed meanwhile add to its next frame
+_reading: dict[int, dict[str, Any]] = {}
+_again: set[int] = set()  # events changed again while their frame was being read or held
 
 
 def group(tournament_id: int) -> str:
@@ -47,29 +48,39 @@ def changed(tournament_id: int, **data: Any) -> None:
 
 
 async def publish(tournament_id: int, data: dict[str, Any]) -> None:
-    """Read the event's frame and send it to its group (or leave it to the read under way)."""
+    """Read the event's frame and send it to its group, or leave the change to the next frame when
+    one is being read or was sent less than SPACING ago."""
     if tournament_id in _reading:
         _reading[tournament_id].update(data)
         _again.add(tournament_id)
         return
     _reading[tournament_id] = {}
+    await _send(tournament_id, data)
+
+
+async def _send(tournament_id: int, data: dict[str, Any]) -> None:
+    """One frame, then the event is held for the rest of SPACING by a timer, not by this coroutine:
+    whoever waits for the sends in flight (a worker's task at its end: realtime.drain) waits for the
+    frame, not for the hold."""
     loop = asyncio.get_running_loop()
+    started = loop.time()
     try:
-        while True:
-            started = loop.time()
-            payload = await in_thread(live.news)(tournament_id, data)
-            if payload is not None:
-                await realtime.send_now([(group(tournament_id), notify.news_event(payload))])
-            await asyncio.sleep(max(0.0, started + SPACING - loop.time()))  # what changes meanwhile waits
-            if tournament_id not in _again:
-                return
-            _again.discard(tournament_id)
-            data, _reading[tournament_id] = _reading[tournament_id], {}
+        payload = await in_thread(live.news)(tournament_id, data)
+        if payload is not None:
+            await realtime.send_now([(group(tournament_id), notify.news_event(payload))])
     except Exception:  # the change is committed: the next frame (or a page's reload) repairs a lost one
         log.exception("tournaments: the standings of event %s were not sent", tournament_id)
-    finally:
-        _reading.pop(tournament_id, None)
+    loop.call_later(max(0.0, started + SPACING - loop.time()), _release, tournament_id)
+
+
+def _release(tournament_id: int) -> None:
+    """The hold is over: the changes that came meanwhile go in one frame now, else the event is free."""
+    if tournament_id in _again:
         _again.discard(tournament_id)
+        data, _reading[tournament_id] = _reading.get(tournament_id, {}), {}
+        realtime.submit(_send(tournament_id, data))
+    else:
+        _reading.pop(tournament_id, None)
 
 
 def tell(player_ids, kind: str, **data) -> None:

@@ -141,3 +141,15 @@ def test_changes_within_a_second_share_frames_the_last_change_included(make_even
     frames = asyncio.run(scenario())
     assert 1 <= len(frames) <= 2  # the first, and one for whatever came while it was read and held
     assert late.pk in frames[-1]["order"] and frames[-1]["players"] == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_waiting_for_its_sends_waits_for_the_frame_not_for_the_hold(make_event, make_player, monkeypatch):
+    from durak_site import realtime
+
+    event = make_event()
+    join_all(event, [make_player()])
+    monkeypatch.setattr(announce, "SPACING", 60.0)  # the hold after a frame outlasts any wait below
+    announce.changed(event.pk)  # committed at once (no transaction): its frame is being sent
+    assert realtime.drain(timeout=10) == 0  # a sweep task's end: nothing left in flight
+    announce._reading.pop(event.pk, None)  # its hold would outlast the test
