@@ -498,10 +498,14 @@ def _timed_frame(event_id: int) -> tuple[dict, float]:
 
 
 def _open_pool(event_id: int) -> None:
+    """Every entry eligible now and the first wave due now, as the arena's start makes them."""
     from durak_site.clock import db_now
+    from tournaments import services
     from tournaments.models import Entry
 
-    Entry.objects.filter(tournament_id=event_id, state=Entry.State.WAITING).update(eligible_at=db_now())
+    now = db_now()
+    Entry.objects.filter(tournament_id=event_id, state=Entry.State.WAITING).update(eligible_at=now)
+    services.request_wave(event_id, now)
 
 
 class Command(BaseCommand):
