@@ -252,11 +252,18 @@ def browser():
 def pytest_collection_modifyitems(config, items) -> None:
     """Every test that opens Chromium (the `browser` fixture, directly or through another fixture)
     carries the `browser` marker, before `-m` selects: `-m "not browser"` is the fast loop. Browser
-    tests run last: Playwright's loop must never be open while async tests run."""
+    tests run last: Playwright's loop must never be open while async tests run. So does every test of
+    the session's live server, browser or not: once started, its ticker fires any test's deadlines
+    until the session ends, which the tests that fire deadlines themselves (tests/timers) must not meet."""
     for item in items:
         if "browser" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
-    items.sort(key=lambda item: "browser" in getattr(item, "fixturenames", ()))
+
+    def runs_last(item) -> tuple[bool, bool]:
+        names = getattr(item, "fixturenames", ())
+        return "asgi_live_server" in names or "browser" in names, "browser" in names
+
+    items.sort(key=runs_last)
 
 
 @pytest.fixture
