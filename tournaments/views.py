@@ -22,7 +22,17 @@ from durak_site import ratelimit
 from durak_site.errors import ServiceError
 
 from . import selectors, services
-from .models import ARENA_MINUTES, DECKS, SWISS_ROUNDS, TURN_SECONDS, Format, Tournament, Variant
+from .models import (
+    ARENA_MINUTES,
+    DECKS,
+    ROUND_MINUTES,
+    SEATS,
+    SWISS_ROUNDS,
+    TURN_SECONDS,
+    Format,
+    Tournament,
+    Variant,
+)
 
 POST_LIMIT = (30, 60)  # a player's tournament POSTs per minute
 
@@ -136,7 +146,8 @@ def create(request: HttpRequest) -> HttpResponse:
             error = str(ServiceError("social_too_many"))
         else:
             raw = {k: request.POST.get(k) for k in ("name", "format", "variant", "deck_size", "turn_seconds",
-                                                     "minutes", "rounds", "cheater")}
+                                                     "minutes", "rounds", "round_minutes", "seats", "pairs",
+                                                     "cheater")}
             try:
                 raw["starts_at"] = _parse_start(request.POST.get("starts_at", ""))
                 event = services.create_private(request.user, password=request.POST.get("password", ""), **raw)
@@ -145,7 +156,8 @@ def create(request: HttpRequest) -> HttpResponse:
                 error = str(exc)
     return render(request, "tournaments/create.html", {
         "error": error, "formats": Format.choices, "variants": Variant.choices, "decks": DECKS,
-        "timers": TURN_SECONDS, "lengths": ARENA_MINUTES, "rounds": SWISS_ROUNDS, "form": request.POST,
+        "timers": TURN_SECONDS, "lengths": ARENA_MINUTES, "rounds": SWISS_ROUNDS, "seats": SEATS,
+        "round_minutes": ROUND_MINUTES, "form": request.POST,
     })
 
 

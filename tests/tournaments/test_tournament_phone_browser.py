@@ -79,3 +79,8 @@ def test_the_event_page_fits_a_phone_before_during_and_after(asgi_live_server, t
 
     services.fire_end(event.pk)
     _shoot(browser, asgi_live_server, me, url, "finished", screenshot_dir)
+
+
+def test_the_create_form_with_its_table_and_round_options_fits_a_phone(asgi_live_server, transactional_db, browser,
+                                                                        screenshot_dir):
+    _shoot(browser, asgi_live_server, make_player(LONG), "/tournaments/new/", "create", screenshot_dir)

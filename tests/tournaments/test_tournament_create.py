@@ -1,0 +1,83 @@
+"""The private-event form: a table arena's seats (3 or 4) and pairs 2×2, a Swiss's rounds at stated
+times, in Russian and English; a bad choice is refused with the catalogue's sentence, nothing made,
+and the form comes back with the player's choices."""
+
+from __future__ import annotations
+
+import html
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from durak_site.errors import ServiceError
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def _form(**extra: str) -> dict[str, str]:
+    start = timezone.localtime(timezone.now() + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
+    return {"name": "Пятничная", "format": "arena", "variant": "podkidnoy", "deck_size": "36",
+            "turn_seconds": "30", "minutes": "30", "rounds": "5", "round_minutes": "0", "seats": "2",
+            "starts_at": start, **extra}
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("ru", ("Игроков за столом", "Пары 2×2", "Каждый тур начинается", "каждые 15 мин")),
+    ("en", ("Players at a table", "Pairs 2×2", "Each round starts", "every 15 min")),
+])
+def test_the_form_offers_seats_pairs_and_stated_round_times(client, make_player, lang, words):
+    client.force_login(make_player())
+    page = client.get(reverse("tournaments:create"), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    for word in words:
+        assert word in page
+    for value in ("2", "3", "4"):
+        assert f'<option value="{value}"' in page.split('name="seats"')[1].split("</select>")[0]
+    assert 'type="checkbox" name="pairs"' in page
+    assert '<option value="15"' in page.split('name="round_minutes"')[1].split("</select>")[0]
+
+
+@pytest.mark.parametrize(("extra", "seats", "pairs"), [
+    ({"seats": "3"}, 3, False),
+    ({"seats": "4"}, 4, False),
+    ({"seats": "4", "pairs": "1"}, 4, True),
+])
+def test_a_table_arena_is_created_from_the_form(client, make_player, extra, seats, pairs):
+    client.force_login(make_player())
+    resp = client.post(reverse("tournaments:create"), _form(**extra))
+    event = Tournament.objects.get()
+    assert resp.status_code == 302 and resp.url.endswith(f"?code={event.invite_code}")
+    assert (event.format, event.seats, event.pairs, event.private) == ("arena", seats, pairs, True)
+
+
+def test_a_swiss_with_rounds_at_stated_times_is_created_from_the_form(client, make_player):
+    client.force_login(make_player())
+    resp = client.post(reverse("tournaments:create"), _form(format="swiss", rounds="4", round_minutes="15"))
+    assert resp.status_code == 302
+    event = Tournament.objects.get()
+    assert (event.format, event.rounds, event.round_minutes, event.seats) == ("swiss", 4, 15, 2)
+
+
+@pytest.mark.parametrize(("extra", "code"), [
+    ({"seats": "5"}, "tournament_bad_seats"),
+    ({"seats": "three"}, "tournament_bad_seats"),
+    ({"seats": "3", "pairs": "1"}, "pairs_need_four_seats"),
+    ({"format": "swiss", "seats": "4"}, "tournament_swiss_heads_up"),
+    ({"format": "swiss", "round_minutes": "7"}, "tournament_bad_round_minutes"),
+    ({"format": "swiss", "round_minutes": "-15"}, "tournament_bad_round_minutes"),
+])
+def test_a_bad_table_or_round_choice_is_refused_and_nothing_made(client, make_player, extra, code):
+    client.force_login(make_player())
+    resp = client.post(reverse("tournaments:create"), _form(**extra), HTTP_ACCEPT_LANGUAGE="en")
+    assert resp.status_code == 200
+    with translation.override("en"):
+        sentence = html.escape(str(ServiceError(code)))
+    page = resp.content.decode()
+    assert 'role="alert"' in page and sentence in page
+    assert not Tournament.objects.exists()
+    # the form keeps what was chosen: only the bad field needs changing
+    assert 'value="Пятничная"' in page
+    if extra.get("format") == "swiss":
+        assert '<option value="swiss" selected>' in page
