@@ -25,7 +25,7 @@ from django.db.models import Q
 from durak_site.clock import db_now
 
 from . import standings
-from .models import Tournament, TournamentGame
+from .models import Tournament, TournamentGame, TournamentSeat
 
 TOP = 10  # lines at the top of every page; the player's own line is added below
 RECENT = timedelta(seconds=10)  # a game that finished this lately sends its players' lines
@@ -50,13 +50,34 @@ def frame(event_id: int) -> dict[str, Any] | None:
                   .order_by("-finished_at").values_list("table_id", "player_a_id", "player_b_id")[:RECENT_LIMIT])
     movers = {pid for _t, a, b in recent for pid in (a, b) if pid is not None}
     shown = lines[:TOP] + [ln for ln in lines[TOP:] if ln.player_id in movers]
-    running = (TournamentGame.objects.filter(tournament=event, status=TournamentGame.Status.PENDING,
-                                             table__isnull=False)
-               .order_by("-created_at").values_list("table_id", "player_a__nick", "player_b__nick")[:RUNNING_LIMIT])
     return {"type": "tournament", "id": event.pk, "status": event.status, "round": event.current_round,
             "players": len(lines), "order": [ln.player_id for ln in lines], "lines": [line(ln) for ln in shown],
             "recent": [t for t, _a, _b in recent if t is not None],
-            "running": [[t, a, b] for t, a, b in running], "at": int(now.timestamp() * 1000)}
+            "running": running(event), "at": int(now.timestamp() * 1000)}
+
+
+def running(event: Tournament) -> list[list[Any]]:
+    """The games in progress, newest first: `[table_id, nick, …]` with every player in seat order (a
+    table of 3 or 4 lists its seats, not only the pairing's first two)."""
+    games = list(TournamentGame.objects.filter(tournament=event, status=TournamentGame.Status.PENDING,
+                                               table__isnull=False)
+                 .order_by("-created_at")
+                 .values_list("pk", "table_id", "size", "player_a__nick", "player_b__nick")[:RUNNING_LIMIT])
+    seated: dict[int, list[str]] = {}
+    pods = [pk for pk, _t, size, _a, _b in games if size > 2]
+    if pods:
+        for pairing_id, nick in (TournamentSeat.objects.filter(pairing_id__in=pods).order_by("pairing_id", "number")
+                                 .values_list("pairing_id", "player__nick")):
+            seated.setdefault(pairing_id, []).append(nick)
+    return [[table, *(seated.get(pk, []) if size > 2 else [a, b])] for pk, table, size, a, b in games]
+
+
+def sides(nicks: list[str], pairs: bool) -> list[list[str]]:
+    """Who plays against whom at one table, as the page lists them: each player on his own, or for
+    pairs the two teams (seats 1 and 3 against 2 and 4). standings.js draws the frames the same way."""
+    if pairs and len(nicks) == 4:
+        return [[nicks[0], nicks[2]], [nicks[1], nicks[3]]]
+    return [[nick] for nick in nicks]
 
 
 def news(event_id: int, data: dict[str, Any] | None = None) -> dict[str, Any] | None:

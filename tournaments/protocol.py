@@ -22,7 +22,7 @@ class Tournament(TypedDict):
     standings: Annotated[str, "one JSON string, encoded once for every tab: `status`, `round`, `players`, "
                               "`order` (listed players' ids in standings order), `lines` (`id`, `nick`, "
                               "`shown`, `marks`, `state`, `fire`), `recent`, `running` (`[table_id, nick, "
-                              "nick]`), `at` (ms); `finished`, `next_round` at those moments"]
+                              "…]`: every player of the table in seat order), `at` (ms); `finished`, `next_round` at those moments"]
 
 
 class TournamentSoon(TypedDict):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Prefetch, Q
 
 from . import scoring, standings
-from .live import TOP
+from .live import TOP, running, sides
 from .models import Entry, Tournament, TournamentGame, TournamentSeat
 
 
@@ -43,16 +43,14 @@ def page(event: Tournament, player) -> dict:
                    .filter(TournamentGame.seating(player.pk)).first())
     # a game's seats, for each player's place and points at a table of 3 or 4
     seats = Prefetch("seats", queryset=TournamentSeat.objects.select_related("player").order_by("number"))
-    running = list(TournamentGame.objects.filter(tournament=event, status=TournamentGame.Status.PENDING,
-                                                 table__isnull=False)
-                   .select_related("player_a", "player_b").prefetch_related(seats).order_by("-created_at")[:20])
+    playing = [{"table_id": table, "sides": sides(nicks, event.pairs)} for table, *nicks in running(event)]
     my_games = []
     if entry is not None:
         my_games = list(TournamentGame.objects.filter(tournament=event).exclude(status=TournamentGame.Status.PENDING)
                         .filter(TournamentGame.seating(player.pk)).select_related("player_a", "player_b").prefetch_related(seats)
                         .order_by("-finished_at")[:30])
     return {"event": event, "lines": top, "mine": mine if mine is not None and mine not in top else None,
-            "my_line": mine, "entry": entry, "current": current, "running": running,
+            "my_line": mine, "entry": entry, "current": current, "running": playing,
             "my_games": [_as_mine(event, g, player.pk) for g in my_games], "players": len(lines),
             "podium": event.podium}
 

@@ -36,6 +36,13 @@ function row(line, place, me) {
   return tr;
 }
 
+/** Who plays against whom at one table (tournaments/live.py sides): every player of a pod on his
+ * own, or for pairs the two teams (seats 1 and 3 against 2 and 4). */
+function sides(nicks) {
+  if ("pairs" in root.dataset && nicks.length === 4) return [[nicks[0], nicks[2]], [nicks[1], nicks[3]]];
+  return nicks.map((n) => [n]);
+}
+
 /** Draw the frame; false when this page's own part changed and its fragment must be read again. */
 function apply(msg, live) {
   if (msg.status !== live.dataset.status || String(msg.round) !== live.dataset.round || msg.finished) return false;
@@ -83,9 +90,19 @@ function apply(msg, live) {
   const games = live.querySelector("[data-running]");
   if (games) {
     const list = games.querySelector("ul");
-    list.replaceChildren(...msg.running.map(([table, a, b]) => {
-      const li = el("li"), link = el("a", null, `${a} – ${b}`);
+    list.replaceChildren(...msg.running.map(([table, ...nicks]) => {
+      const li = el("li"), link = el("a");
       link.href = root.dataset.tableUrl.replace("/0/", `/${table}/`);
+      link.dataset.table = table;
+      sides(nicks).forEach((side, i) => {
+        if (i) link.append(" – ");
+        const span = el("span", "t-side");
+        side.forEach((nick, j) => {
+          if (j) span.append(" & ");
+          span.append(el("span", "t-nick", nick));
+        });
+        link.append(span);
+      });
       li.append(link);
       return li;
     }));
