@@ -1,8 +1,10 @@
 """Pairing cost: the arena pairer on a pool of N waiting players (ranks from a mid-event standings,
-a third of them just played each other, so their rematch edges are missing), and a Swiss round.
+a third of them just played each other, so their rematch edges are missing), a Swiss round, and with
+--pods a table arena's wave cut into tables of 3, of 4 and pairs 2x2 (a third of the pool just sat at
+one table together, which the pairer avoids seating again).
 
 Prints the CPU time of one core (time.process_time) per wave, median of --waves; the last line is
-`pairing: N players, X ms per wave (median)`. Pure pairing: the pool's read and the tables' seating
+`pairing: N players, X ms per wave (median)`, the other modes' lines above it. Pure pairing: the pool's read and the tables' seating
 are the database's work and are not in these figures.
 """
 
@@ -41,6 +43,20 @@ def _swiss_field(n: int, rounds_done: int, rng: random.Random) -> list[pairing.S
     return [pairing.SwissPlayer(i, scores[i], rng.randint(800, 2200), frozenset(met[i])) for i in range(n)]
 
 
+def _pod_pool(n: int, size: int, rng: random.Random) -> list[pairing.Waiting]:
+    """An arena's pool as _arena_pool, where a third of the tables of `size` just played (each of
+    their players has the others as his last table)."""
+    pool = _arena_pool(n, rng)
+    out: list[pairing.Waiting] = []
+    for start in range(0, n, size):
+        table = pool[start:start + size]
+        together = len(table) == size and rng.random() < 0.33
+        ids = frozenset(w.player_id for w in table)
+        out.extend(pairing.Waiting(w.player_id, w.rank, w.rating, waited=w.waited,
+                                   last_table=ids - {w.player_id} if together else frozenset()) for w in table)
+    return out
+
+
 class Command(BaseCommand):
     help = "Measure the tournament pairer: a wave of an arena's pool (and a Swiss round)."
 
@@ -48,6 +64,9 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=1000)
         parser.add_argument("--waves", type=int, default=15)
         parser.add_argument("--swiss", type=int, default=64, help="players of the Swiss round measured (0: none)")
+        parser.add_argument("--pods", type=int, default=0,
+                            help="also a table arena's wave of this many waiting players cut into tables of 3, "
+                                 "of 4 and pairs 2x2 (0: none)")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--standings", type=int, default=0,
                             help="also render an arena's live standings of this many players (rows made in a "
@@ -65,6 +84,8 @@ class Command(BaseCommand):
                 costs.append(time.process_time() - t)
             self.stdout.write(f"swiss: {len(field)} players after 4 rounds, {len(pairs)} pairs, {len(byes)} byes, "
                               f"{statistics.median(costs) * 1000:.1f} ms per round (median)")
+        if opts["pods"]:
+            self._pods(opts["pods"], waves, rng)
         if opts["standings"]:
             self._standings(opts["standings"], rng)
         pool = _arena_pool(n, rng)
@@ -77,6 +98,26 @@ class Command(BaseCommand):
         self.stdout.write(f"arena: {len(pairs)} pairs of {n}, rank gap median {statistics.median(gaps):.0f}, "
                           f"max {max(gaps)}; waves {waves}, slowest {max(costs) * 1000:.1f} ms")
         self.stdout.write(f"pairing: {n} players, {statistics.median(costs) * 1000:.1f} ms per wave (median)")
+
+    def _pods(self, n: int, waves: int, rng: random.Random) -> None:
+        """One line: a table arena's wave of n players at tables of 3, of 4 and in pairs (the pairs'
+        seating is the pods of 4 reordered: seats 1 and 3 against 2 and 4), CPU ms per wave (median)."""
+        parts = []
+        for size, label in ((3, "tables of 3"), (4, "tables of 4"), (4, "pairs 2x2")):
+            pool = _pod_pool(n, size, rng)
+            costs = []
+            for _ in range(waves):
+                t = time.process_time()
+                tables = pairing.pods(pool, size)
+                if label.startswith("pairs"):
+                    tables = [pairing.pairs_seating(pod) for pod in tables]
+                costs.append(time.process_time() - t)
+            ranks = {w.player_id: w.rank for w in pool}
+            spread = statistics.median(max(ranks[p] for p in pod) - min(ranks[p] for p in pod) for pod in tables)
+            seated = sum(len(pod) for pod in tables)
+            parts.append(f"{label}: {len(tables)} tables, {seated} seated, rank spread median {spread:.0f}, "
+                         f"{statistics.median(costs) * 1000:.1f} ms")
+        self.stdout.write(f"pods: {n} players, " + "; ".join(parts) + " per wave (median)")
 
     def _standings(self, players: int, rng: random.Random) -> None:
         """What one tab's re-read of the live standings costs (the page's answer to one `tournament`
