@@ -1,5 +1,5 @@
 """Berserk chosen at the table before the game is dealt (the waiting room, the 3-2-1): kept on the
-pairing, it halves the player's clock at the deal; chosen twice it is refused; pressed at the table,
+pairing (at a table of 3 or 4, on the player's seat), it halves the player's clock at the deal; chosen twice it is refused; pressed at the table,
 the player stays at the table."""
 
 from __future__ import annotations
@@ -63,3 +63,38 @@ def test_berserk_pressed_at_the_table_keeps_the_player_at_the_table(client, make
     # a next that leaves the site is not followed
     resp = client.post(reverse("tournaments:berserk", args=[event.pk]), {"next": "https://example.com/"})
     assert resp.url == reverse("tournaments:detail", args=[event.pk])
+
+
+@pytest.mark.parametrize("size", [3, 4])
+def test_berserk_in_a_pods_waiting_room_halves_that_seats_clock_at_the_deal(make_event, make_player, size):
+    """At a table of 3 or 4 the choice is kept on the player's TournamentSeat (the pairing's berserk_a /
+    berserk_b are heads-up only), and the deal halves his clock and nobody else's."""
+    from game import services as game_services
+    from tournaments.models import TournamentSeat
+
+    event = make_event(seats=size)
+    people = [make_player() for _ in range(size)]
+    join_all(event, people)
+    start(event)
+    services.arena_wave(event.pk)
+    pod = TournamentGame.objects.get(tournament=event)
+    assert pod.size == size
+    last = TournamentSeat.objects.select_related("player").get(pairing=pod, number=size)
+    assert services.arrived(last.player_id, pod.table_id)  # he sits in the waiting room first
+    services.berserk(event.pk, last.player)
+    last.refresh_from_db()
+    pod.refresh_from_db()
+    assert last.berserk and not (pod.berserk_a or pod.berserk_b)
+    assert TournamentSeat.objects.filter(pairing=pod, berserk=True).count() == 1
+    with pytest.raises(ServiceError) as exc:  # chosen once only
+        services.berserk(event.pk, last.player)
+    assert exc.value.code == "berserk_twice"
+    for pid in pod.player_ids()[:-1]:  # the others come; the 3-2-1 runs out and the game is dealt
+        assert services.arrived(pid, pod.table_id)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        game = game_services.start_game(pod.table_id)
+    game.refresh_from_db()
+    his = game.seats.get(player_id=last.player_id).number
+    assert game.halved_seats == [his]  # his seat only
+    if game.deadline_seats == [his]:  # his turn first: half the clock
+        assert (game.deadline - game.started_at).total_seconds() == pytest.approx(event.turn_seconds / 2, abs=1.5)
