@@ -1,7 +1,7 @@
 """A joined player away from the event's page, in real browsers against the live stack: a minute
 before the start every page of his tells him (the site socket's notice, in each page's language);
-when the arena pairs him his pages go to his table by themselves with a sound (the in-page chime he
-switched on); in the table's
+when the arena pairs him his pages go to his table by themselves with a sound (on by default, muted
+only by the event page's switch in that browser); in the table's
 waiting room, before his opponent comes, he chooses berserk from the table's bar without leaving
 it, and the game is dealt with his clock halved."""
 
@@ -100,3 +100,52 @@ def test_the_minute_notice_on_every_page_then_to_the_table_with_a_sound_and_bers
         homes.stop.set()
         homes.join()
         close(phone_ctx, desk_ctx)
+
+
+def test_a_pairing_chimes_by_default_and_an_event_pages_switch_mutes_it(asgi_live_server, transactional_db, browser):
+    """Neither player touched the profile's chime switch (off): the pairing still chimes, unless the
+    event page's «Звук при подборе соперников» was unticked in that browser; both go to the table."""
+    from datetime import timedelta
+
+    from durak_site.clock import db_now
+    from notifications.models import NotificationSettings
+    from tournaments import services
+    from tournaments.models import Tournament, TournamentGame
+
+    event = services.create_private(make_player("Устроитель"), name="Дневная арена", format="arena", minutes=30,
+                                    starts_at=db_now() + timedelta(minutes=5))
+    Tournament.objects.filter(pk=event.pk).update(private=False, warn_deadline=None)
+    loud, quiet = make_player("Громкий"), make_player("Тихий")
+    for p in (loud, quiet):
+        services.join(event.pk, p)
+    assert not NotificationSettings.objects.filter(sound=True).exists()
+    loud_ctx, loud_page = page_of(browser, asgi_live_server, loud, mobile=True)
+    quiet_ctx, quiet_page = page_of(browser, asgi_live_server, quiet, locale="en-US")
+    for ctx in (loud_ctx, quiet_ctx):
+        ctx.add_init_script(COUNT_BEEPS)
+    homes = Homes()
+    homes.start()
+    try:
+        for page in (loud_page, quiet_page):
+            page.goto(f"/tournaments/{event.pk}/")
+            assert page.locator("[data-pairing-chime]").is_checked()  # on by default
+        assert loud_page.get_by_text("Звук при подборе соперников").count() == 1
+        quiet_page.get_by_label("A sound when you are paired").uncheck()
+        quiet_page.reload()  # the choice is kept in this browser
+        assert not quiet_page.locator("[data-pairing-chime]").is_checked()
+        for page in (loud_page, quiet_page):
+            site_open(page)
+
+        Tournament.objects.filter(pk=event.pk).update(start_deadline=db_now())
+        for page in (loud_page, quiet_page):
+            page.wait_for_url("**/tables/*/", timeout=20000)
+        pairing = TournamentGame.objects.get(tournament=event)
+        assert loud_page.url.endswith(f"/tables/{pairing.table_id}/") and quiet_page.url == loud_page.url
+        assert int(loud_page.evaluate("sessionStorage.getItem('beeps') || 0")) >= 1
+        assert int(quiet_page.evaluate("sessionStorage.getItem('beeps') || 0")) == 0
+        for page in (loud_page, quiet_page):
+            assert page.errors == []
+    finally:
+        homes.stop.set()
+        homes.join()
+        close(loud_ctx, quiet_ctx)

@@ -3,7 +3,7 @@
 // one socket (static/site/socket.js): on a table's pages the table socket, which carries this news
 // too (social/table_socket.py); on every other page this module opens the site socket
 // (social/consumers.py) once the page's own scripts have run without opening one.
-import { ring } from "../site/alerts.js";
+import { alertsWanted, buzz, chime, ring } from "../site/alerts.js";
 import { $, fmt, toast } from "../site/page.js";
 import { Connection, pageSocket, subscribe } from "../site/socket.js";
 
@@ -28,11 +28,24 @@ function go(url) { if (url && location.pathname !== url && !held()) location.ass
 
 const CHIME_MS = 400; // the chime's length: leaving the page at once would cut it
 
-// `news`: the match frame itself (the player's chime and vibration, if he switched them on), not
-// the state a (re)opened socket reports
-function matched(url, news = false) {
+// A tournament's pairing chimes unless this browser muted it on an event page (tournaments.js
+// keeps the switch under this key): the player joined the event and has 30 s to reach his table, so
+// it does not wait for the profile's chime switch. Vibration keeps the profile's switch.
+const PAIRING_MUTED = "tournament-pairing-chime-off";
+
+function pairingRing() {
+  let muted = false;
+  try { muted = localStorage.getItem(PAIRING_MUTED) === "1"; } catch (e) { /* no storage: the default */ }
+  if (!muted) chime();
+  if (alertsWanted().vibrate) buzz();
+  return !muted;
+}
+
+// `news`: the match frame itself (the player's chime and vibration, if he switched them on; a
+// tournament's pairing chimes by default), not the state a (re)opened socket reports
+function matched(url, news = false, tournament = false) {
   if (!url || location.pathname === url) return;
-  const chimed = news && ring();
+  const chimed = news && (tournament ? pairingRing() : ring());
   if (!held()) { notice(T.match, [], 3000); setTimeout(() => go(url), chimed ? CHIME_MS : 0); return; }
   if (state.heldUrl === url) return; // told once (hello and match both carry it)
   state.heldUrl = url;
@@ -133,7 +146,7 @@ function onMessage(msg) {
   if (state.messages.length > 50) state.messages.shift();
   switch (msg.type) {
     case "hello": case "search": drawSearch(msg.search); break;
-    case "match": matched(msg.url, true); break;
+    case "match": matched(msg.url, true, msg.tournament != null); break;
     case "requeued": notice(T.requeued, [], 5000); go(msg.url); break;
     case "search_ended":
       notice(ENDED[msg.reason] || T.search_ended, [], 6000);

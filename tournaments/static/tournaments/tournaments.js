@@ -18,6 +18,20 @@ function draw() {
 draw();
 setInterval(draw, 1000);
 
+// «A sound when you are paired»: on unless unticked; kept in this browser under the key the site's
+// news (social/site.js) reads when a pairing's `match` comes
+const PAIRING_MUTED = "tournament-pairing-chime-off";
+const chimeBox = document.querySelector("[data-pairing-chime]");
+if (chimeBox) {
+  try { chimeBox.checked = localStorage.getItem(PAIRING_MUTED) !== "1"; } catch (e) { /* no storage: on */ }
+  chimeBox.addEventListener("change", () => {
+    try {
+      if (chimeBox.checked) localStorage.removeItem(PAIRING_MUTED);
+      else localStorage.setItem(PAIRING_MUTED, "1");
+    } catch (e) { /* no storage: it stays on */ }
+  });
+}
+
 const page = document.querySelector("[data-tournament]");
 if (page) {
   const id = Number(page.dataset.tournament);
