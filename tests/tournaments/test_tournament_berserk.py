@@ -98,3 +98,32 @@ def test_berserk_in_a_pods_waiting_room_halves_that_seats_clock_at_the_deal(make
     assert game.halved_seats == [his]  # his seat only
     if game.deadline_seats == [his]:  # his turn first: half the clock
         assert (game.deadline - game.started_at).total_seconds() == pytest.approx(event.turn_seconds / 2, abs=1.5)
+
+
+def test_every_seat_of_a_pod_is_offered_berserk_in_the_waiting_room_and_sees_it_chosen(client, make_event,
+                                                                                       make_player):
+    """The table's bar and the event page read a pod's berserk from the player's seat: seats 3 and 4
+    (neither the pairing's player_a nor player_b) get the button too, and after choosing see the mark."""
+    from tournaments.models import TournamentSeat
+
+    event = make_event(seats=4)
+    people = [make_player() for _ in range(4)]
+    join_all(event, people)
+    start(event)
+    services.arena_wave(event.pk)
+    pod = TournamentGame.objects.get(tournament=event)
+    table = reverse("lobby:table", args=[pod.table_id])
+    detail = reverse("tournaments:detail", args=[event.pk]) + f"?code={event.invite_code}"
+    for seat in TournamentSeat.objects.select_related("player").filter(pairing=pod).order_by("number"):
+        client.force_login(seat.player)
+        page = client.get(table, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        assert 'class="t-berserk"' in page and "t-berserk-on" not in page, seat.number
+        assert client.post(reverse("tournaments:berserk", args=[event.pk]), {"next": table}).status_code == 302
+        page = client.get(table, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        assert "t-berserk-on" in page and 'class="t-berserk"' not in page, seat.number
+        page = client.get(detail, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        assert "Berserk: your turn clock is halved" in page, seat.number
+    assert TournamentSeat.objects.filter(pairing=pod, berserk=True).count() == 4
+    # a stranger watching the table is offered nothing
+    client.force_login(make_player())
+    assert "t-berserk" not in client.get(table, HTTP_ACCEPT_LANGUAGE="en").content.decode()

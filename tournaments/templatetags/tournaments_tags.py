@@ -6,7 +6,7 @@ from django import template
 from django.templatetags.static import static
 
 from .. import selectors
-from ..models import TournamentGame
+from ..models import TournamentGame, TournamentSeat
 
 register = template.Library()
 
@@ -23,6 +23,24 @@ def tournament_of_table(table):
         return None
     return (TournamentGame.objects.filter(table_id=table.pk, status=TournamentGame.Status.PENDING)
             .select_related("tournament").first())
+
+
+@register.simple_tag
+def berserk_of(pairing, player) -> bool | None:
+    """His berserk at this pairing: None when he does not play in it, else whether he chose it (at a
+    table of 3 or 4 it is kept on his seat, not on the pairing's berserk_a / berserk_b)."""
+    pid = getattr(player, "pk", None)
+    if pairing is None or pid is None:
+        return None
+    if pairing.size > 2:
+        chosen: bool | None = (TournamentSeat.objects.filter(pairing=pairing, player_id=pid)
+                               .values_list("berserk", flat=True).first())
+        return chosen
+    if pid == pairing.player_a_id:
+        return bool(pairing.berserk_a)
+    if pid == pairing.player_b_id:
+        return bool(pairing.berserk_b)
+    return None
 
 
 @register.simple_tag
