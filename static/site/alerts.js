@@ -1,7 +1,8 @@
 // The in-page chime and vibration the player may switch on in his profile (notifications' "while
 // the site is open" switches): «Ваш ход» on a table page (notifications/table.js) and a match found
 // on any page (social/site.js). The switches reach every signed-in page as the JSON of
-// #in-page-alerts ({sound, vibrate}); without it both stay off.
+// #in-page-alerts ({sound, vibrate}); without it both stay off. A tournament's pairing chimes
+// unless muted in this browser (pairingChimeOn).
 
 import { $ } from "./page.js";
 
@@ -45,4 +46,21 @@ export function ring() {
   if (wanted.sound) chime();
   if (wanted.vibrate) buzz();
   return !!wanted.sound;
+}
+
+// A tournament's pairing chimes unless this browser muted it on an event page: the player joined
+// the event and has seconds to reach his table, so it does not wait for the profile's chime switch.
+const PAIRING_MUTED = "tournament-pairing-chime-off";
+
+/** Whether a tournament's pairing chimes in this browser (on unless muted). */
+export function pairingChimeOn() {
+  try { return localStorage.getItem(PAIRING_MUTED) !== "1"; } catch (e) { return true; }
+}
+
+/** Mute or unmute a tournament's pairing chime in this browser. */
+export function setPairingChime(on) {
+  try {
+    if (on) localStorage.removeItem(PAIRING_MUTED);
+    else localStorage.setItem(PAIRING_MUTED, "1");
+  } catch (e) { /* no storage: it stays on */ }
 }

@@ -3,7 +3,7 @@
 // one socket (static/site/socket.js): on a table's pages the table socket, which carries this news
 // too (social/table_socket.py); on every other page this module opens the site socket
 // (social/consumers.py) once the page's own scripts have run without opening one.
-import { alertsWanted, buzz, chime, ring } from "../site/alerts.js";
+import { alertsWanted, buzz, chime, pairingChimeOn, ring } from "../site/alerts.js";
 import { $, fmt, toast } from "../site/page.js";
 import { Connection, pageSocket, subscribe } from "../site/socket.js";
 
@@ -28,17 +28,12 @@ function go(url) { if (url && location.pathname !== url && !held()) location.ass
 
 const CHIME_MS = 400; // the chime's length: leaving the page at once would cut it
 
-// A tournament's pairing chimes unless this browser muted it on an event page (tournaments.js
-// keeps the switch under this key): the player joined the event and has 30 s to reach his table, so
-// it does not wait for the profile's chime switch. Vibration keeps the profile's switch.
-const PAIRING_MUTED = "tournament-pairing-chime-off";
-
+// A tournament's pairing chimes by default (alerts.js); vibration keeps the profile's switch.
 function pairingRing() {
-  let muted = false;
-  try { muted = localStorage.getItem(PAIRING_MUTED) === "1"; } catch (e) { /* no storage: the default */ }
-  if (!muted) chime();
+  const on = pairingChimeOn();
+  if (on) chime();
   if (alertsWanted().vibrate) buzz();
-  return !muted;
+  return on;
 }
 
 // `news`: the match frame itself (the player's chime and vibration, if he switched them on; a

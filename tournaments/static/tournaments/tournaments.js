@@ -2,6 +2,7 @@
 // page's live part re-read (at most once a second) when the socket (re)connects or standings.js finds
 // the page's own part changed; standings.js draws the `tournament` frames themselves.
 // No socket of its own: it hears the page's one socket (static/site/socket.js).
+import { pairingChimeOn, setPairingChime } from "../site/alerts.js";
 import { $ } from "../site/page.js";
 import { subscribe } from "../site/socket.js";
 
@@ -18,18 +19,11 @@ function draw() {
 draw();
 setInterval(draw, 1000);
 
-// «A sound when you are paired»: on unless unticked; kept in this browser under the key the site's
-// news (social/site.js) reads when a pairing's `match` comes
-const PAIRING_MUTED = "tournament-pairing-chime-off";
+// «A sound when you are paired»: on unless unticked, kept in this browser (static/site/alerts.js)
 const chimeBox = document.querySelector("[data-pairing-chime]");
 if (chimeBox) {
-  try { chimeBox.checked = localStorage.getItem(PAIRING_MUTED) !== "1"; } catch (e) { /* no storage: on */ }
-  chimeBox.addEventListener("change", () => {
-    try {
-      if (chimeBox.checked) localStorage.removeItem(PAIRING_MUTED);
-      else localStorage.setItem(PAIRING_MUTED, "1");
-    } catch (e) { /* no storage: it stays on */ }
-  });
+  chimeBox.checked = pairingChimeOn();
+  chimeBox.addEventListener("change", () => setPairingChime(chimeBox.checked));
 }
 
 const page = document.querySelector("[data-tournament]");
