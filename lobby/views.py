@@ -129,7 +129,10 @@ def _room_context(request: HttpRequest, table: Table, error: ServiceError | None
         "can_add_bot": manager and bots < table.seats_count - 1,
         "bot_levels": BOT_LEVELS.items(),
         "default_bot_level": services.DEFAULT_LEVEL,
-        "setter_id": services.rules_setter_id(table, seats),
+        # the search or an event made a matched table and seated its players: its seat 1 created
+        # nothing and nobody there sets the rules, so the room names no one for either
+        "host_id": None if table.matched else table.host_id,
+        "setter_id": None if table.matched else services.rules_setter_id(table, seats),
         "error": error,
         "invite_url": invite_url,
         "ready_locked": table.matched and table.status in (Table.Status.WAITING, Table.Status.COUNTDOWN),

@@ -126,7 +126,7 @@ def _after_leave(table: Table, seats: list[Seat], before: int, left: Mapping[int
     if table.host_id in left:
         new_host = _next_human(seats, left[table.host_id])
         table.host_id = new_host.player_id if new_host else None
-        if new_host is not None:
+        if new_host is not None and not table.matched:  # a matched table's seats made nothing: no one to name
             nick = new_host.player.nick if new_host.player else ""
             notice = then(notice, lambda: _("The host is now %(nick)s.") % {"nick": nick})
     fallback = _pairs_fallback(table, before, seats)

@@ -47,3 +47,28 @@ def test_a_pairs_table_says_pairs_once_in_the_room_and_the_list(client, host):
     listing = client.get(reverse("lobby:index"), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     card = re.search(r'<h2 class="tcard-name">.*?<p class="tcard-rules">(.*?)</p>', listing, re.S).group(0)
     assert card.lower().count("пара на пару") == 1, card
+
+
+def _seat_tags(html: str) -> list[str]:
+    seats = re.search(r'<ol class="seats.*?</ol>', html, re.S).group(0)
+    return [" ".join(re.sub(r"<[^>]+>", " ", t).split())
+            for t in re.findall(r'<span class="tag"[^>]*>(.*?)</span>', seats, re.S)]
+
+
+def test_a_table_the_search_made_names_no_host(client, make_player):
+    """The search made the table (as social.matcher does: created for its first player, the others
+    seated, locked as matched): its seat 1 is no creator, in the room or in a notice."""
+    first, second, third = make_player(), make_player(), make_player()
+    table = services.create_table(first, seats_count=3, rules_setter="lowest_seat")
+    services.sit(table.pk, second, 2)
+    services.sit(table.pk, third, 3)
+    services.lock_as_matched(table.pk)
+    url = reverse("lobby:table", args=[table.pk])
+    client.force_login(second)
+    for lang, host_word, setter in (("ru", "создатель", "выбирает правила"), ("en", "host", "sets the rules")):
+        html = client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        tags = _seat_tags(html)
+        assert host_word not in tags and setter not in tags, tags
+    services.stand(table.pk, first)  # a dodge: nobody is named creator in his place
+    table.refresh_from_db()
+    assert "создатель" not in table.notice_texts["ru"] and "host" not in table.notice_texts["en"], table.notice_texts
