@@ -81,3 +81,27 @@ def test_a_bad_table_or_round_choice_is_refused_and_nothing_made(client, make_pl
     assert 'value="Пятничная"' in page
     if extra.get("format") == "swiss":
         assert '<option value="swiss" selected>' in page
+
+
+@pytest.mark.parametrize("value", ["yes", "2", "да", "onn", " 1"])
+@pytest.mark.parametrize(("lang", "sentence"), [
+    ("ru", "Пары 2×2: поставьте галочку или оставьте поле пустым."),
+    ("en", "Pairs 2×2: tick the box or leave it empty."),
+], ids=["ru", "en"])
+def test_a_pairs_box_with_any_other_value_is_refused_and_nothing_made(client, make_player, value, lang, sentence):
+    """Not taken as «no pairs»: whoever sent it meant something, and a table of 4 without pairs is
+    not what a tick would have made."""
+    client.force_login(make_player())
+    resp = client.post(reverse("tournaments:create"), _form(seats="4", pairs=value), HTTP_ACCEPT_LANGUAGE=lang)
+    assert resp.status_code == 200
+    page = resp.content.decode()
+    assert 'role="alert"' in page and html.escape(sentence) in page
+    assert not Tournament.objects.exists()
+
+
+@pytest.mark.parametrize(("value", "pairs"), [("on", True), ("true", True), ("1", True), (None, False), ("", False)])
+def test_a_pairs_box_ticked_or_left_empty_is_taken(client, make_player, value, pairs):
+    client.force_login(make_player())
+    form = _form(seats="4") if value is None else _form(seats="4", pairs=value)
+    assert client.post(reverse("tournaments:create"), form).status_code == 302
+    assert Tournament.objects.get().pairs is pairs

@@ -51,6 +51,19 @@ def _choice(value: Any, allowed: Any, code: str) -> int:
     return number
 
 
+TICKED, UNTICKED = (True, "1", "on", "true"), (None, False, "", "0", "off", "false")
+
+
+def _ticked(value: Any, code: str) -> bool:
+    """A checkbox: ticked, or absent (or plainly "no"); any other value is refused rather than read as
+    "no", which is not what whoever sent it meant."""
+    if value in TICKED:
+        return True
+    if value in UNTICKED:
+        return False
+    raise ServiceError(code)
+
+
 def clean(raw: dict[str, Any], now: Any) -> dict[str, Any]:
     """An event's settings from a form (strings) or the schedule, or a refusal."""
     name = str(raw.get("name") or "").strip()
@@ -64,7 +77,7 @@ def clean(raw: dict[str, Any], now: Any) -> dict[str, Any]:
         raise ServiceError("search_bad_variant")
     deck_size = _choice(raw.get("deck_size", 36), [d for d, _ in DECKS], "search_bad_deck")
     seats = _choice(raw.get("seats") or 2, [n for n, _ in SEATS], "tournament_bad_seats")
-    pairs = raw.get("pairs") in (True, "1", "on", "true")
+    pairs = _ticked(raw.get("pairs"), "tournament_bad_pairs")
     check_tables(str(fmt), seats, pairs, str(variant), deck_size)
     out = {
         "name": name, "format": fmt, "variant": variant, "deck_size": deck_size, "seats": seats, "pairs": pairs,
