@@ -138,7 +138,13 @@ def start_failed(table_id: Any, why: str) -> None:
 
 
 def player_left_game(table_id: Any, player_id: Any) -> None:
-    """He left the running game for good («Выйти», or lost by disconnect): he may stand up now."""
+    """He left the running game for good («Выйти», or lost by disconnect): he may stand up now.
+
+    Inside the game's transaction, the table row first, as every change of a seat takes it: that game
+    ends holding this seat and, at COMMIT, checks its records' foreign keys to the table (a KEY SHARE
+    on the row), while his socket's presence holds the table and waits for the seat. NO KEY UPDATE:
+    the other writers of the table wait, its chat and records referencing it do not."""
+    Table.objects.select_for_update(no_key=True).filter(pk=table_id).values_list("pk", flat=True).first()
     Seat.objects.filter(table_id=table_id, player_id=player_id).update(in_game=False)
 
 
