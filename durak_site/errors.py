@@ -221,6 +221,7 @@ CATALOGUE = {
     "tournament_bad_round_minutes": _("A Swiss round starts every 10, 15, 20 or 30 minutes, or when the round "
                                       "before ends."),
     "tournament_bad_pairs": _("Pairs 2×2: tick the box or leave it empty."),
+    "tournament_bad_cheater": _("Cheater mode: tick the box or leave it empty."),
     "tournament_bad_password": _("The password is at most 40 characters."),
     "tournament_too_many": _("You already have three upcoming tournaments of your own."),
     "tournament_game_not_found": _("There is no such tournament game."),

@@ -105,3 +105,30 @@ def test_a_pairs_box_ticked_or_left_empty_is_taken(client, make_player, value, p
     form = _form(seats="4") if value is None else _form(seats="4", pairs=value)
     assert client.post(reverse("tournaments:create"), form).status_code == 302
     assert Tournament.objects.get().pairs is pairs
+
+
+@pytest.mark.parametrize("value", ["yes", "2", "да", "onn", " 1"])
+@pytest.mark.parametrize(("lang", "sentence"), [
+    ("ru", "Режим «Шулер»: поставьте галочку или оставьте поле пустым."),
+    ("en", "Cheater mode: tick the box or leave it empty."),
+], ids=["ru", "en"])
+def test_a_cheater_box_with_any_other_value_is_refused_and_nothing_made(client, make_player, value, lang, sentence):
+    """Not taken as «без шулера»: whoever sent it meant something, and a plain game is not what a tick
+    would have made."""
+    client.force_login(make_player())
+    resp = client.post(reverse("tournaments:create"), _form(cheater=value), HTTP_ACCEPT_LANGUAGE=lang)
+    assert resp.status_code == 200
+    page = resp.content.decode()
+    assert 'role="alert"' in page and html.escape(sentence) in page
+    assert not Tournament.objects.exists()
+
+
+@pytest.mark.parametrize(("value", "cheater"), [
+    ("on", True), ("true", True), ("1", True), (None, False), ("", False), ("0", False), ("off", False),
+    ("false", False),
+])
+def test_a_cheater_box_ticked_or_left_empty_is_taken(client, make_player, value, cheater):
+    client.force_login(make_player())
+    form = _form() if value is None else _form(cheater=value)
+    assert client.post(reverse("tournaments:create"), form).status_code == 302
+    assert Tournament.objects.get().cheater is cheater

@@ -82,7 +82,7 @@ def clean(raw: dict[str, Any], now: Any) -> dict[str, Any]:
     out = {
         "name": name, "format": fmt, "variant": variant, "deck_size": deck_size, "seats": seats, "pairs": pairs,
         "turn_seconds": _choice(raw.get("turn_seconds", TURN_SECONDS_SETTING.default), [t for t, _ in TURN_SECONDS], "bad_timer"),
-        "cheater": raw.get("cheater") in (True, "1", "on", "true"),
+        "cheater": _ticked(raw.get("cheater"), "tournament_bad_cheater"),
     }
     if fmt == Format.ARENA:
         out["minutes"] = _choice(raw.get("minutes", 30), ARENA_MINUTES, "tournament_bad_length")
