@@ -2,8 +2,9 @@
 
 from django.dispatch import Signal
 
-# A moderator closed a table that had a game running or just finished (inside the closing
-# transaction). kwargs: ``table_id``, ``reason``. The game app stops the running game.
+# A moderator is closing a table that had a game running or just finished (inside the closing
+# transaction, before the table row is locked: a game's end takes its game row, then the table's).
+# kwargs: ``table_id``, ``reason``. The game app stops the running game.
 table_closed = Signal()
 
 # A person stood up (or was stood up) at a table the search made, before its first game (after the

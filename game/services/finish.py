@@ -101,7 +101,8 @@ def abort_game(game_id: int, reason: str = "moderator") -> Game | None:
 
 
 def on_table_closed(sender: Any, table_id: int, reason: str, **kwargs: Any) -> None:
-    """A moderator closed a table (lobby's table_closed signal): its running game stops too."""
+    """A moderator is closing a table (lobby's table_closed signal): its running game stops too. The
+    signal comes before the table row is locked: the game row first, the order a game's end keeps."""
     for game_id in Game.objects.filter(table_id=table_id, status=Game.Status.PLAYING).values_list("pk", flat=True):
         abort_game(game_id, reason)
 

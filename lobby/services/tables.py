@@ -193,23 +193,39 @@ def cancel_countdown(table_id: Any, by: Any) -> Table:
         return table
 
 
+GAME_STATUSES = (Table.Status.PLAYING, Table.Status.REMATCH)
+
+
 def close_table(table_id: Any, reason: str) -> Table:
-    """Moderator action: close the table and free its seats; everyone sees the reason."""
-    with locked_table(table_id) as locked:
-        table = locked.table
-        if table.status == Table.Status.CLOSED:
-            return table
-        reason = (reason or _("Closed by a moderator."))[:300]
-        if table.status in (Table.Status.PLAYING, Table.Status.REMATCH):
-            table_closed.send(sender=Table, table_id=table.pk, reason=reason)  # the game app stops its game
-        Seat.objects.filter(table=table).update(player=None, bot_level="", ready=False, connected=False,
-                                                inactive_deadline=None, in_game=False)
-        table.status = Table.Status.CLOSED
-        table.closed_reason = reason
-        table.countdown_deadline = None
-        table.rematch_deadline = None
-        bump(table, lambda: _("The table was closed by a moderator."))
-        return table
+    """Moderator action: close the table and free its seats; everyone sees the reason.
+
+    Its running game is stopped first and the table row locked after: a game's end holds its game
+    row and then takes the table's (a leaver's seat, and at COMMIT the foreign keys of its records),
+    so the table before the game would make the two a deadlock."""
+    reason = (reason or _("Closed by a moderator."))[:300]
+    looks = 0
+    while True:
+        looks += 1
+        with transaction.atomic():
+            seen = Table.objects.filter(pk=table_id).values_list("status", flat=True).first()
+            # (a game dealt between the look and the lock each time: the third stops it under the lock)
+            stopped = seen in GAME_STATUSES or looks > 2
+            if stopped:
+                table_closed.send(sender=Table, table_id=table_id, reason=reason)  # the game app stops its game
+            with locked_table(table_id) as locked:
+                table = locked.table
+                if table.status == Table.Status.CLOSED:
+                    return table
+                if table.status in GAME_STATUSES and not stopped:
+                    continue  # a game was dealt since the look: stop it first, then the table again
+                Seat.objects.filter(table=table).update(player=None, bot_level="", ready=False, connected=False,
+                                                        inactive_deadline=None, in_game=False)
+                table.status = Table.Status.CLOSED
+                table.closed_reason = reason
+                table.countdown_deadline = None
+                table.rematch_deadline = None
+                bump(table, lambda: _("The table was closed by a moderator."))
+                return table
 
 
 def quick_play(player: Any) -> Table:
