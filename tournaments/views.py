@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 
 from durak_site import ratelimit
 from durak_site.errors import ServiceError
+from lobby.rule_texts import RULE_LABELS
 
 from . import selectors, services
 from .models import (
@@ -158,6 +159,7 @@ def create(request: HttpRequest) -> HttpResponse:
         "error": error, "formats": Format.choices, "variants": Variant.choices, "decks": DECKS,
         "timers": TURN_SECONDS, "lengths": ARENA_MINUTES, "rounds": SWISS_ROUNDS, "seats": SEATS,
         "round_minutes": ROUND_MINUTES, "form": request.POST,
+        "cheater_label": RULE_LABELS["cheater"][0], "cheater_help": RULE_LABELS["cheater"][1],
     })
 
 

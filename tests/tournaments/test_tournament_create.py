@@ -1,5 +1,5 @@
 """The private-event form: a table arena's seats (3 or 4) and pairs 2×2, a Swiss's rounds at stated
-times, in Russian and English; a bad choice is refused with the catalogue's sentence, nothing made,
+times, cheater mode in the lobby's words, in Russian and English; a bad choice is refused with the catalogue's sentence, nothing made,
 and the form comes back with the player's choices."""
 
 from __future__ import annotations
@@ -132,3 +132,37 @@ def test_a_cheater_box_ticked_or_left_empty_is_taken(client, make_player, value,
     form = _form() if value is None else _form(cheater=value)
     assert client.post(reverse("tournaments:create"), form).status_code == 302
     assert Tournament.objects.get().cheater is cheater
+
+
+@pytest.mark.parametrize(("lang", "label"), [("ru", "Режим «Шулер»"), ("en", "Cheater mode")])
+def test_the_form_offers_cheater_mode_in_the_lobbys_words_off_by_default(client, make_player, lang, label):
+    """The same label the lobby's table form shows, so a player knows it is the same mode."""
+    client.force_login(make_player())
+    page = html.unescape(client.get(reverse("tournaments:create"), HTTP_ACCEPT_LANGUAGE=lang).content.decode())
+    box = page.split('type="checkbox" name="cheater"')
+    assert len(box) == 2, "one cheater box"
+    assert "checked" not in box[1].split(">")[0]
+    assert label in box[1].split("</label>")[0]
+
+
+def test_a_refused_form_keeps_the_cheater_box_ticked(client, make_player):
+    client.force_login(make_player())
+    page = client.post(reverse("tournaments:create"), _form(seats="5", cheater="1")).content.decode()
+    assert " checked" in page.split('type="checkbox" name="cheater"')[1].split(">")[0]
+
+
+def test_a_ticked_cheater_box_makes_a_cheater_event_whose_tables_carry_it(client, make_player):
+    from lobby.models import Table
+    from tests.tournaments.helpers import join_all, start
+    from tournaments import services
+    from tournaments.models import TournamentGame
+
+    client.force_login(make_player())
+    assert client.post(reverse("tournaments:create"), _form(cheater="1")).status_code == 302
+    event = Tournament.objects.get()
+    assert event.cheater is True
+    join_all(event, [make_player(), make_player()])
+    start(event)
+    assert services.arena_wave(event.pk) == 1
+    table = Table.objects.get(pk=TournamentGame.objects.get(tournament=event).table_id)
+    assert table.rules["cheater"] is True

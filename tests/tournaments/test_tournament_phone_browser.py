@@ -83,4 +83,27 @@ def test_the_event_page_fits_a_phone_before_during_and_after(asgi_live_server, t
 
 def test_the_create_form_with_its_table_and_round_options_fits_a_phone(asgi_live_server, transactional_db, browser,
                                                                         screenshot_dir):
-    _shoot(browser, asgi_live_server, make_player(LONG), "/tournaments/new/", "create", screenshot_dir)
+    me = make_player(LONG)
+    _shoot(browser, asgi_live_server, me, "/tournaments/new/", "create", screenshot_dir)
+    # cheater mode, off at first, is reached and ticked from the keyboard, its label and help on the screen
+    for lang, locale, label in (("ru", "ru-RU", "Режим «Шулер»"), ("en", "en-US", "Cheater mode")):
+        ctx, page = page_of(browser, asgi_live_server, me, mobile=True, locale=locale)
+        try:
+            page.set_viewport_size({"width": 320, "height": 800})
+            page.goto("/tournaments/new/")
+            box = page.locator('input[name="cheater"]')
+            assert not box.is_checked()
+            page.locator('select[name="turn_seconds"]').focus()
+            page.keyboard.press("Tab")
+            assert page.evaluate("document.activeElement.name") == "cheater"
+            page.keyboard.press("Space")
+            assert box.is_checked()
+            row = page.locator("label.t-check", has=box)
+            assert label in row.inner_text()
+            assert page.locator("#t-cheater-hint").is_visible()
+            row.scroll_into_view_if_needed()
+            page.screenshot(path=str(screenshot_dir / f"tournament-create-cheater-320-{lang}.png"))
+            assert _overflow(page) == [], f"the cheater box at 320 px in {lang}"
+            assert page.errors == []
+        finally:
+            close(ctx)
