@@ -230,7 +230,7 @@ CATALOGUE = {
                      "%(seconds)s s."),
     "search_address_busy": _("Someone on your network is already searching for a rated game: search "
                              "unrated, or wait until that search ends."),
-    "matched_table_locked": _("This table was made by the search: its settings stay as the search chose them."),
+    "matched_table_locked": _("This table's settings were set by the search or the tournament and cannot be changed."),
     "tournament_table_locked": _("This is a tournament table: its rules and players are set by the tournament."),
 }
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, timedelta
 
 import pytest
+from django.utils import translation
 
 from durak_site.clock import db_now
 from durak_site.errors import ServiceError
@@ -313,6 +314,9 @@ def test_a_tournament_table_keeps_its_rules_and_seats_its_two_players_only(make_
         with pytest.raises(ServiceError) as exc:
             change()
         assert exc.value.code == "matched_table_locked"
+        for lang, maker in (("ru", "турнир"), ("en", "tournament")):  # not «made by the search» alone
+            with translation.override(lang):
+                assert maker in str(exc.value), str(exc.value)
     lobby_services.stand(pairing.table_id, pairing.player_b)
     with pytest.raises(ServiceError) as exc:
         lobby_services.sit(pairing.table_id, make_player(), 2)
