@@ -34,10 +34,20 @@ def return_wait(pauses: int) -> timedelta:
     return min(RETURN_CAP, RETURN_STEP * max(0, pauses - 1))
 
 
+def lock_event(event_id: int) -> None:
+    """The event's row locked before any of its entries (docs/ARCHITECTURE.md, "Row-lock order"):
+    a Swiss round and the end hold the row while they take every entry, so an entry held while
+    waiting for the row would close a cycle. (A query for an entry also locks the event's row when
+    it joins it, the entry's first, as ordering by the event does: so callers lock the entry alone,
+    of=("self",).)"""
+    Tournament.objects.select_for_update().filter(pk=event_id).values_list("pk", flat=True).first()
+
+
 def _locked_entry(event_id: int, player: Any) -> Entry:
     if player is None or not player.is_authenticated:
         raise ServiceError("login_required")
-    entry = (Entry.objects.select_for_update().select_related("tournament")
+    lock_event(event_id)
+    entry = (Entry.objects.select_for_update(of=("self",)).select_related("tournament")
              .filter(tournament_id=event_id, player=player).first())
     if entry is None:
         raise ServiceError("tournament_not_joined")
@@ -147,7 +157,9 @@ def _halve_at_deal(table_id: int, player_ids: list[int]) -> None:
 def remove_player(event_id: int, player_id: int) -> Entry:
     """A moderator removes a player: his score is struck from the standings, his games stay."""
     with transaction.atomic():
-        entry = Entry.objects.select_for_update().filter(tournament_id=event_id, player_id=player_id).first()
+        lock_event(event_id)
+        entry = (Entry.objects.select_for_update(of=("self",))
+                 .filter(tournament_id=event_id, player_id=player_id).first())
         if entry is None:
             raise ServiceError("tournament_not_joined")
         entry.state = Entry.State.REMOVED

@@ -33,6 +33,7 @@ from ..models import (
     Variant,
     check_tables,
 )
+from .entries import lock_event
 from .waves import request_wave
 
 LATE_JOIN_CLOSES = timedelta(minutes=2)  # an arena takes no one in its last two minutes
@@ -182,7 +183,8 @@ def join(event_id: int, player: Any, code: str = "", password: str = "") -> Entr
 def withdraw(event_id: int, player: Any) -> Entry:
     """He leaves the event for good (a game he is playing goes on and counts)."""
     with transaction.atomic():
-        entry = (Entry.objects.select_for_update().filter(tournament_id=event_id, player=player)
+        lock_event(event_id)  # the event's row before his entry: a Swiss round takes them in that order
+        entry = (Entry.objects.select_for_update(of=("self",)).filter(tournament_id=event_id, player=player)
                  .exclude(state__in=(Entry.State.WITHDRAWN, Entry.State.REMOVED)).first())
         if entry is None:
             raise ServiceError("tournament_not_joined")
