@@ -8,6 +8,7 @@ legal action and counted, and a seeded match replays exactly.
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,14 @@ import pytest
 from game.engine import Rules, apply_action, legal_actions, new_game, view_for, whose_turn
 from game.engine.cards import CARD_STR, bits
 from game.engine.tools import public_arena
-from game.engine.tools.public_bots import Move, PublicBot, Seen, load_module, to_ours
+from game.engine.tools.public_bots import (
+    LarsenbierHybrid,
+    Move,
+    PublicBot,
+    Seen,
+    load_module,
+    to_ours,
+)
 
 STAND_IN = '''
 import random
@@ -141,3 +149,28 @@ def test_seeded_match_is_reproducible(checkout: Path) -> None:
     assert first == match()
     assert sum(d for _, d, _, _ in first) > 0
     assert any(sp for _, _, sp, _ in first)  # two-card leads were split
+
+
+LARSENBIER_PLAYER = '''
+class Player:
+    def defenderActions(self):
+        return [("e", ()), ("t", ("6H",)), ("d", ("7H",))]
+'''
+
+
+def test_larsenbier_adapter_leaves_its_transfers_out_of_podkidnoy(tmp_path: Path) -> None:
+    (tmp_path / "durak.py").write_text(LARSENBIER_PLAYER)
+    (tmp_path / "search.py").write_text("")
+    try:
+        bot = LarsenbierHybrid(tmp_path)
+        again = LarsenbierHybrid(tmp_path)  # wraps its own move list, not the first wrapper
+        player = bot.durak.Player()
+        assert [a[0] for a in player.defenderActions()] == ["e", "t", "d"]
+        again.transfers = False
+        assert [a[0] for a in player.defenderActions()] == ["e", "d"]
+        again.transfers = True
+        assert [a[0] for a in player.defenderActions()] == ["e", "t", "d"]
+    finally:
+        for name in ("durak", "search"):
+            sys.modules.pop(name, None)
+        sys.path.remove(str(tmp_path.resolve()))

@@ -16,6 +16,10 @@ action, so these are ``split``); it has no face-up trump (ours lies at the stock
 it at the bottom of its talon and keep it in its talon belief). Its rules end the game as soon
 as a hand empties with the talon gone; when ours still ask for a move then, its own heuristic
 answers (counted as ``fallback``).
+
+In podkidnoy (``--rule variant=podkidnoy``) its move generator is the same with the transfers
+left out (``Player.defenderActions`` filtered), so its heuristic and its search both play the
+game without them: the nearest it has to a podkidnoy player.
 """
 from __future__ import annotations
 
@@ -44,6 +48,20 @@ class LarsenbierHybrid(PublicBot):
     def load(self, path: Path) -> None:
         self.durak: ModuleType = load_module(path, "durak")
         self.search: ModuleType = load_module(path, "search")
+        self.transfers = True
+        self._filter_transfers(self.durak.Player)
+
+    def _filter_transfers(self, player_cls: Any) -> None:
+        """Wrap its defender's move list once so that ``self.transfers`` switches transfers off."""
+        own = player_cls.__dict__.get("_own_defender_actions", player_cls.defenderActions)
+        player_cls._own_defender_actions = own
+        adapter = self
+
+        def defender_actions(player: Any) -> list[tuple[Any, ...]]:
+            actions: list[tuple[Any, ...]] = own(player)
+            return actions if adapter.transfers else [a for a in actions if a[0] != "t"]
+
+        player_cls.defenderActions = defender_actions
 
     def card(self, c: str) -> Any:
         return self.durak.Card(RANK_INDEX[rank_of(c)] - LOWEST, SUIT_INDEX[suit_of(c)])
@@ -91,6 +109,7 @@ class LarsenbierHybrid(PublicBot):
         return self.durak.TransferDurak(other)
 
     def decide(self, seen: Seen) -> Move:
+        self.transfers = seen.rules.get("variant") == "perevodnoy"
         game = self.game(seen)
         player = game.getCurrentPlayer()
         actions = player.actions()
