@@ -56,7 +56,7 @@ def test_the_minute_notice_on_every_page_then_to_the_table_with_a_sound_and_bers
     homes = Homes()
     homes.start()
     try:
-        phone.goto("/rules/")
+        phone.goto("/tables/rules/")
         desk.goto("/")
         for page in (phone, desk):
             site_open(page)
@@ -90,8 +90,11 @@ def test_the_minute_notice_on_every_page_then_to_the_table_with_a_sound_and_bers
         # his opponent comes: the 3-2-1 runs, the game is dealt with his clock halved, the mark stays
         services.arrived(opponent.pk, pairing.table_id)
         game = dealt(pairing.table_id)
-        assert game.halved_seats == [game.seats.get(player=me).number]
+        # the halving commits right after the deal, before the deal's frames leave: once his page
+        # holds the game, the row says so
         phone.wait_for_function("window.__table && window.__table.view !== null", timeout=20000)
+        game.refresh_from_db()
+        assert game.halved_seats == [game.seats.get(player=me).number]
         phone.locator("[data-panel-dock] .t-berserk-on").wait_for(timeout=10000)
         phone.screenshot(path=str(screenshot_dir / "tournament-berserk-game-phone.png"))
         for page in (phone, desk):
