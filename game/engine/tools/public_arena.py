@@ -9,7 +9,8 @@ its path):
 - ``larsenbier``: github.com/larsenbier/Durak-Endgame-Monte-Carlo-Tree-Search at
   59b031c00aa9e52e5144a0b893bee90dd4a3de33 (path: the checkout's root). Its «hybrid»: a
   lowest-card heuristic while the talon holds more than 4 cards, then MCTS (250 playouts,
-  heuristic playouts). Rules: perevodnoy.
+  heuristic playouts). Rules: perevodnoy; with ``--rule variant=podkidnoy`` it plays podkidnoy,
+  its transfers left out of its move list.
 - ``jorisperrenet``: github.com/jorisperrenet/durak at bf419e6a5e2ac92ae59cbc044a084bca673e9c6d
   (path: the checkout's root or its python_version/). ``DeterminizedMCTS`` with its class
   defaults (10 deals x 100 rollouts, random playouts). Rules: perevodnoy with
