@@ -87,28 +87,27 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.last_push: dict[str, float] = {}
         self.last_beat = time.monotonic()
-        await self.accept()
         if self.user is None or not self.user.is_authenticated:
+            await self.accept()
             await self.close(code=close_codes.SESSION_ENDED)
             return
         self.address = accounts_services.scope_client_ip(self.scope)
         if not await in_thread(socket_limits.connect_allowed)(self.user.pk):
             log.warning("site socket: player %s opens sockets too fast; refused", self.user.pk)
-            await self._error("flooding")
-            self.closing = True
-            await self.close(code=close_codes.FLOODING)
+            await self._refuse("flooding", close_codes.FLOODING)
             return
         if not socket_limits.admit(self.user.pk, self.address):
-            await self._error("too_many_sockets")
-            self.closing = True
-            await self.close(code=close_codes.TOO_MANY)
+            await self._refuse("too_many_sockets", close_codes.TOO_MANY)
             return
         self.admitted = True
         session = self.scope.get("session")
         self.session_key = session.session_key if session is not None else None
+        # in the groups before the handshake completes: news sent once the page sees the socket open
+        # reaches it (the hello comes later), as on a table's socket
         for group in (realtime.player_group(self.user.pk), notify.site_group(self.user.pk)):
             await self.channel_layer.group_add(group, self.channel_name)
             self.joined.append(group)
+        await self.accept()
         reason, self.generation, self.search = await in_thread(_arrive)(self.session_key, self.user.pk)
         if reason is not None:
             await self._end(reason)
@@ -116,6 +115,14 @@ class SiteConsumer(AsyncJsonWebsocketConsumer):
         self.counted = True
         hello: Hello = {"type": "hello", "search": cast("SearchState", self.search)}  # queue.status_for
         await self.send_json(hello)
+
+    async def _refuse(self, code: str, close_code: int) -> None:
+        """Accept, say why in an error frame, close: a refused handshake would reach the client as a
+        bare 1006."""
+        await self.accept()
+        await self._error(code)
+        self.closing = True
+        await self.close(code=close_code)
 
     async def disconnect(self, code: Any) -> None:
         self.closing = True

@@ -328,3 +328,18 @@ async def test_opening_site_sockets_in_a_loop_is_limited_per_account():
     # the burst, and what the bucket refilled while the loop ran
     refill = count / window * (time.monotonic() - started)
     assert refused is not None and count <= refused <= count + refill + 1
+
+
+async def test_news_sent_as_soon_as_the_socket_is_open_reaches_it():
+    """A page may act the moment its socket opens (the browser's `open`), before the hello: the
+    socket is in its groups before the handshake completes, as a table's socket is."""
+    from social import notify
+
+    player = await sync(_player)("Роза")
+    client = await sync(signed_in)(player)
+    comm, ok = await socket_for(client, "/ws/site/")
+    assert ok
+    await sync(notify.tell)(player.pk, "search_ended", reason="partner")
+    frames = [await comm.receive_json_from(timeout=5) for _ in range(2)]
+    assert {"type": "search_ended", "reason": "partner"} in frames
+    await comm.disconnect()
