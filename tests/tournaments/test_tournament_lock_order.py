@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
@@ -65,6 +67,31 @@ def _thread(target, errors: list[BaseException]) -> threading.Thread:
     thread = threading.Thread(target=run)
     thread.start()
     return thread
+
+
+@contextmanager
+def _behind_the_event_row(event_id: int, errors: list[BaseException]) -> Iterator[list[threading.Thread]]:
+    """A thread holds the event's row while the block runs, so that the threads the block starts
+    queue for it in the order they start; leaving the block lets the row go and joins them all."""
+    from tournaments.models import Tournament
+
+    holds, done = threading.Event(), threading.Event()
+
+    def holder() -> None:
+        with transaction.atomic():
+            Tournament.objects.select_for_update().get(pk=event_id)
+            holds.set()
+            done.wait(30)
+
+    threads = [_thread(holder, errors)]
+    assert holds.wait(20)
+    try:
+        yield threads
+    finally:
+        done.set()
+        for t in threads:
+            t.join(60)
+    assert not any(t.is_alive() for t in threads)
 
 
 def test_a_leaver_whose_socket_closes_during_a_wave_is_no_deadlock(make_event, make_player):
@@ -161,29 +188,17 @@ def test_a_swiss_round_due_while_a_game_of_the_round_before_ends_is_no_deadlock(
 
     errors: list[BaseException] = []
     fired: list[object] = []
-    holder_holds, holder_done = threading.Event(), threading.Event()
-
-    def holder() -> None:  # the event's row held, so that the next two queue for it in a known order
-        with transaction.atomic():
-            Tournament.objects.select_for_update().get(pk=event.pk)
-            holder_holds.set()
-            holder_done.wait(30)
-
-    threads = [_thread(holder, errors)]
-    assert holder_holds.wait(20)
-    # the round's deadline fires (the registry's firing, waiting for the row as the pacer's does): first in line
-    threads.append(_thread(lambda: fired.append(deadlines.fire("tournament_round", event.pk, wait=True)), errors))
-    assert _until(lambda: _lock_waiters() == 1), "the round's firing did not wait for the event's row"
-    # round 1's last game ends: its pairing and the event's row, then both entries: second in line
-    threads.append(_thread(lambda: game_services.leave_game(game.pk, still_on.player_b), errors))
-    assert _until(lambda: _lock_waiters() == 2), "the game's end did not reach the event's row"
-    # it waits with its pairing and the event's row in one lock, its players' entries not taken yet:
-    # holding them there would let a pairer holding the event's row wait for them, a cycle
-    assert not _entry_held(event, still_on.player_a) and not _entry_held(event, still_on.player_b)
-    holder_done.set()
-    for t in threads:
-        t.join(60)
-    assert not any(t.is_alive() for t in threads)
+    with _behind_the_event_row(event.pk, errors) as threads:
+        # the round's deadline fires (the registry's firing, waiting for the row as the pacer's does): first
+        threads.append(_thread(lambda: fired.append(deadlines.fire("tournament_round", event.pk, wait=True)),
+                               errors))
+        assert _until(lambda: _lock_waiters() == 1), "the round's firing did not wait for the event's row"
+        # round 1's last game ends: its pairing and the event's row, then both entries: second in line
+        threads.append(_thread(lambda: game_services.leave_game(game.pk, still_on.player_b), errors))
+        assert _until(lambda: _lock_waiters() == 2), "the game's end did not reach the event's row"
+        # it waits with its pairing and the event's row in one lock, its players' entries not taken yet:
+        # holding them there would let a pairer holding the event's row wait for them, a cycle
+        assert not _entry_held(event, still_on.player_a) and not _entry_held(event, still_on.player_b)
 
     assert errors == [], errors  # a lock cycle: "deadlock detected" for the game's end
     assert fired and fired[0] is not None  # the firing went through (fire logs and swallows a deadlock)
@@ -224,24 +239,12 @@ def test_a_withdrawal_while_a_swiss_round_starts_is_no_deadlock(make_event, make
 
     errors: list[BaseException] = []
     fired: list[object] = []
-    holder_holds, holder_done = threading.Event(), threading.Event()
-
-    def holder() -> None:  # the event's row held, so that the next two queue for it in a known order
-        with transaction.atomic():
-            Tournament.objects.select_for_update().get(pk=event.pk)
-            holder_holds.set()
-            holder_done.wait(30)
-
-    threads = [_thread(holder, errors)]
-    assert holder_holds.wait(20)
-    threads.append(_thread(lambda: fired.append(deadlines.fire("tournament_round", event.pk, wait=True)), errors))
-    assert _until(lambda: _lock_waiters() == 1), "the round's firing did not wait for the event's row"
-    threads.append(_thread(lambda: services.withdraw(event.pk, leaver), errors))
-    assert _until(lambda: _lock_waiters() == 2), "the withdrawal did not wait"
-    holder_done.set()
-    for t in threads:
-        t.join(60)
-    assert not any(t.is_alive() for t in threads)
+    with _behind_the_event_row(event.pk, errors) as threads:
+        threads.append(_thread(lambda: fired.append(deadlines.fire("tournament_round", event.pk, wait=True)),
+                               errors))
+        assert _until(lambda: _lock_waiters() == 1), "the round's firing did not wait for the event's row"
+        threads.append(_thread(lambda: services.withdraw(event.pk, leaver), errors))
+        assert _until(lambda: _lock_waiters() == 2), "the withdrawal did not wait"
 
     assert errors == [], errors  # a lock cycle: "deadlock detected" for the withdrawal
     assert fired and fired[0] is not None  # fire logs and swallows a deadlock: None
